@@ -1,0 +1,124 @@
+// Builds the HTTP application: Traccar's /api, the socket, and the web client at /.
+// Each feature folder exports one `register` function; this file only wires them.
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import websocket from '@fastify/websocket';
+import fastifyStatic from '@fastify/static';
+import type { AppContext } from './context.ts';
+import { ApiError } from './http/errors.ts';
+import { resolveCaller, sendUnauthorized } from './auth/authenticate.ts';
+import { sessionRoutes } from './auth/session-routes.ts';
+import { passwordRoutes } from './auth/password-routes.ts';
+import { usersRoutes } from './users/users-routes.ts';
+import { serverRoutes } from './server-info/server-routes.ts';
+import { devicesRoutes } from './devices/devices-routes.ts';
+import { groupsRoutes } from './groups/groups-routes.ts';
+import { permissionsRoutes } from './permissions/permissions-routes.ts';
+import { positionsRoutes } from './positions/positions-routes.ts';
+import { socketRoutes } from './realtime/socket-routes.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without a session (the caller is still resolved when one is present). */
+    public?: boolean;
+  }
+}
+
+export async function buildApp(ctx: AppContext, logger: boolean | object = false): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    // Traccar lists can be long; keep JSON serialisation defaults.
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionId', null);
+
+  // CORS as Traccar: any origin without credentials, echo only same-host origins with them.
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/api')) return;
+    reply.header('Access-Control-Allow-Headers', 'origin, content-type, accept, authorization');
+    reply.header('Access-Control-Allow-Credentials', 'true');
+    reply.header('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
+    const origin = req.headers.origin;
+    if (!origin) reply.header('Access-Control-Allow-Origin', '*');
+    else {
+      try {
+        if (new URL(origin).host === req.headers.host) reply.header('Access-Control-Allow-Origin', origin);
+      } catch {
+        /* a malformed Origin gets no CORS header */
+      }
+    }
+  });
+
+  app.addHook('preHandler', async (req, reply) => {
+    if (!req.url.startsWith('/api') || req.method === 'OPTIONS') return;
+    const isPublic = req.routeOptions.config?.public === true;
+    try {
+      req.user = await resolveCaller(ctx, req);
+    } catch (error) {
+      if (isPublic && req.headers.authorization === undefined) {
+        req.user = null;
+      } else throw error;
+    }
+    if (!req.user && !isPublic) return sendUnauthorized(req, reply);
+  });
+
+  app.options('/api/*', async (_req, reply) => reply.code(204).send());
+
+  app.setErrorHandler((error, req, reply) => {
+    if (error instanceof ApiError) {
+      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      return reply.code(error.status).type('text/plain; charset=utf-8').send(error.message);
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return reply.code(status).type('text/plain; charset=utf-8').send(`${(error as Error).message}`);
+    }
+    req.log.error(error);
+    return reply.code(500).type('text/plain; charset=utf-8').send('Internal server error - the error was logged');
+  });
+
+  app.get('/api/health', { config: { public: true } }, async (_req, reply) => {
+    await ctx.storage.db.selectFrom('server').select('id').limit(1).execute();
+    return reply.type('text/plain').send('OK');
+  });
+
+  await sessionRoutes(app, ctx);
+  await passwordRoutes(app, ctx);
+  await usersRoutes(app, ctx);
+  await serverRoutes(app, ctx);
+  await devicesRoutes(app, ctx);
+  await groupsRoutes(app, ctx);
+  await permissionsRoutes(app, ctx);
+  await positionsRoutes(app, ctx);
+  await socketRoutes(app, ctx);
+
+  await registerWebClient(app, ctx);
+  return app;
+}
+
+/** Serves the built client with an SPA fallback: any non-API HTML request gets index.html. */
+async function registerWebClient(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const root = ctx.config.webRoot ?? path.resolve(import.meta.dirname, '../../web/dist');
+  const index = path.join(root, 'index.html');
+  const hasClient = fs.existsSync(index);
+  if (hasClient) {
+    await app.register(fastifyStatic, { root, wildcard: false, maxAge: 3600 * 1000 });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const wantsHtml = (req.headers.accept ?? '').includes('text/html');
+    const lastSegment = req.url.split('?')[0]?.split('/').pop() ?? '';
+    if (req.method === 'GET' && wantsHtml && !req.url.startsWith('/api') && !lastSegment.includes('.')) {
+      if (hasClient) return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+  });
+}

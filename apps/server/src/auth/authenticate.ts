@@ -1,0 +1,118 @@
+// Resolves the caller of every /api request, in Traccar's order: Authorization header
+// (Basic = password, Bearer = token; stateless), else the JSESSIONID cookie session with its
+// Origin check. The user row is re-read on each request so disabled/expired take effect at once.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SERVER_ERROR_TEXTS } from '@rastro/domain/errors';
+import type { AppContext } from '../context.ts';
+import { ApiError, unauthorized } from '../http/errors.ts';
+import type { UserRow } from '../users/user-json.ts';
+import { verifyPassword } from './passwords.ts';
+
+export const SESSION_COOKIE = 'JSESSIONID';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller, or null (set by the authenticate hook). */
+    user: UserRow | null;
+    /** Id of the cookie session the caller came in with, if any. */
+    sessionId: string | null;
+  }
+}
+
+/** Why an account may not be used now, as a first line that derives to a catalogue code. */
+export function accountRefusal(user: UserRow, now = Date.now()): string | null {
+  if (user.disabled === 1) return SERVER_ERROR_TEXTS.disabled;
+  if (user.expirationTime !== null && user.expirationTime <= now) return SERVER_ERROR_TEXTS.expired;
+  return null;
+}
+
+/** Checks a login name and password; throws the catalogue errors on failure. */
+export async function passwordLogin(ctx: AppContext, email: string, password: string): Promise<UserRow> {
+  const user = email.trim() === '' ? undefined : await ctx.users.findByLogin(email);
+  const ok = await verifyPassword(password, user ? { hashedPassword: user.hashedPassword ?? '', salt: user.salt ?? '' } : null);
+  if (!user || !ok) throw new ApiError(401, SERVER_ERROR_TEXTS.badCredentials);
+  const refusal = accountRefusal(user);
+  if (refusal) throw new ApiError(401, refusal);
+  return user;
+}
+
+/** Logs in with a signed token; throws INVALID_LOGIN_DATA or the account refusal. */
+export async function tokenLogin(ctx: AppContext, token: string): Promise<{ user: UserRow; expiration: number }> {
+  const payload = await ctx.tokens.verify(token, 'login');
+  const user = payload ? await ctx.users.findById(payload.userId) : undefined;
+  if (!payload || !user) throw new ApiError(401, SERVER_ERROR_TEXTS.invalidLogin);
+  const refusal = accountRefusal(user);
+  if (refusal) throw new ApiError(401, refusal);
+  return { user, expiration: payload.expiration };
+}
+
+// Basic auth runs the slow KDF; remember a successful check briefly so API scripts that send
+// Basic on every call do not pay it each time.
+const basicCache = new Map<string, { userId: number; at: number }>();
+const BASIC_CACHE_MS = 60_000;
+
+export function originAllowed(req: FastifyRequest, savedOrigin: string | null): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  if (savedOrigin) return origin === savedOrigin;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promise<UserRow | null> {
+  const header = req.headers.authorization;
+  if (header) {
+    const space = header.indexOf(' ');
+    const scheme = space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase();
+    const credentials = space > 0 ? header.slice(space + 1).trim() : '';
+    if (scheme === 'basic') {
+      const cached = basicCache.get(credentials);
+      if (cached && Date.now() - cached.at < BASIC_CACHE_MS) {
+        const user = await ctx.users.findById(cached.userId);
+        if (user && !accountRefusal(user)) return user;
+      }
+      const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon < 0) throw unauthorized();
+      const user = await passwordLogin(ctx, decoded.slice(0, colon), decoded.slice(colon + 1));
+      if (basicCache.size > 1000) basicCache.clear();
+      basicCache.set(credentials, { userId: user.id, at: Date.now() });
+      return user;
+    }
+    if (scheme === 'bearer') return (await tokenLogin(ctx, credentials)).user;
+    throw unauthorized();
+  }
+  const sessionId = req.cookies?.[SESSION_COOKIE];
+  if (sessionId) {
+    const session = await ctx.sessions.get(sessionId);
+    if (!session) return null;
+    if (!originAllowed(req, session.origin)) throw unauthorized('Origin not allowed - the request comes from another site');
+    const user = await ctx.users.findById(session.userId);
+    if (!user) {
+      await ctx.sessions.destroy(sessionId);
+      return null;
+    }
+    const refusal = accountRefusal(user);
+    if (refusal) {
+      await ctx.sessions.destroy(sessionId);
+      throw new ApiError(401, refusal);
+    }
+    req.sessionId = sessionId;
+    return user;
+  }
+  return null;
+}
+
+/** Use in routes: the caller, or 401. */
+export function requireUser(req: FastifyRequest): UserRow {
+  if (!req.user) throw unauthorized();
+  return req.user;
+}
+
+export function sendUnauthorized(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if ((req.headers.accept ?? '').includes('text/html')) reply.header('WWW-Authenticate', 'Basic realm="api"');
+  return reply.code(401).type('text/plain; charset=utf-8').send(SERVER_ERROR_TEXTS.notAuthed);
+}

@@ -1,0 +1,97 @@
+// Server configuration, read once from the environment. A bad value stops the start
+// with a message that names the variable, so an operator knows what to fix.
+
+export type LicenseMode = 'plus' | 'basic';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  osmandPort: number;
+  adminPassword: string | null;
+  demo: boolean;
+  license: LicenseMode;
+  deviceLimit: number | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  redisUrl: string | null;
+  /** Seconds of silence after which an online device becomes `unknown` (Traccar `status.timeout`). */
+  statusTimeout: number;
+  /** Where the built web client lives; served at `/` when present. */
+  webRoot: string | null;
+  /** Base URL used in links sent by e-mail when the request does not name one. */
+  publicUrl: string | null;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (true/false), got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${raw}"`);
+  }
+  return raw.trim();
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const license = (env.RASTRO_LICENSE ?? 'plus').trim().toLowerCase() || 'plus';
+  if (license !== 'plus' && license !== 'basic') {
+    throw new ConfigError(`RASTRO_LICENSE must be "plus" or "basic", got "${env.RASTRO_LICENSE}"`);
+  }
+  const host = (env.RASTRO_HOST ?? '0.0.0.0').trim() || '0.0.0.0';
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) throw new ConfigError(`RASTRO_HOST must be a host name or address, got "${host}"`);
+  const deviceLimitRaw = env.RASTRO_DEVICE_LIMIT;
+  const deviceLimit =
+    deviceLimitRaw === undefined || deviceLimitRaw.trim() === ''
+      ? null
+      : int(env, 'RASTRO_DEVICE_LIMIT', 0, 0, 1_000_000_000);
+  const adminPassword = env.RASTRO_ADMIN_PASSWORD;
+  if (adminPassword !== undefined && adminPassword !== '' && adminPassword.length < 4) {
+    throw new ConfigError('RASTRO_ADMIN_PASSWORD must have at least 4 characters');
+  }
+  return {
+    host,
+    port: int(env, 'RASTRO_PORT', 8082, 0, 65535),
+    dataDir: (env.RASTRO_DATA_DIR ?? './data').trim() || './data',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    osmandPort: int(env, 'RASTRO_OSMAND_PORT', 5055, 0, 65535),
+    adminPassword: adminPassword ? adminPassword : null,
+    demo: flag(env, 'RASTRO_DEMO', true),
+    license,
+    deviceLimit,
+    smtpUrl: url(env, 'RASTRO_SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: (env.RASTRO_MAIL_FROM ?? 'Rastro <no-reply@rastro.local>').trim(),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    statusTimeout: int(env, 'RASTRO_STATUS_TIMEOUT', 600, 5, 86_400 * 30),
+    webRoot: env.RASTRO_WEB_ROOT?.trim() || null,
+    publicUrl: url(env, 'RASTRO_PUBLIC_URL', ['http:', 'https:']),
+  };
+}

@@ -1,0 +1,24 @@
+// Everything a feature needs at run time, built once in `createContext` and handed to each
+// feature's `register*` function. Tests build the same context over a temporary database.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Storage } from './storage/db.ts';
+import type { TokenService } from './auth/tokens.ts';
+import type { SessionStore } from './auth/sessions.ts';
+import type { UsersRepo } from './users/users-repo.ts';
+import type { Visibility } from './access/visibility.ts';
+import type { Changes } from './realtime/changes.ts';
+
+export interface AppContext {
+  config: Config;
+  storage: Storage;
+  log: FastifyBaseLogger;
+  tokens: TokenService;
+  sessions: SessionStore;
+  users: UsersRepo;
+  visibility: Visibility;
+  /** Object changes made through the API; call `changes.publish(...)` after a write. */
+  changes: Changes;
+  /** Hooks run on shutdown, last registered first (sockets, ingest ports, timers). */
+  onClose: Array<() => Promise<void> | void>;
+}

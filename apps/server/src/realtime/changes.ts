@@ -1,0 +1,40 @@
+// What REST writes tell the rest of the server: object changes that caches (the ingest
+// device cache) and the socket hub (audiences, {devices} pushes) must follow. With several
+// instances the realtime bus relays them, so every instance hears every change.
+
+export type Change =
+  | { kind: 'device'; id: number }
+  | { kind: 'deviceRemoved'; id: number }
+  | { kind: 'group'; id: number }
+  | { kind: 'user'; id: number }
+  | { kind: 'userRemoved'; id: number }
+  /** A permission link was added or removed: audiences must be recomputed. */
+  | { kind: 'permissions' };
+
+type Listener = (change: Change) => void;
+
+export class Changes {
+  private readonly listeners: Listener[] = [];
+
+  on(listener: Listener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** Set by the realtime bus to carry changes to other instances. */
+  relay: ((change: Change) => void) | null = null;
+
+  /** A change made here: tell local listeners and the other instances. */
+  publish(change: Change): void {
+    this.deliver(change);
+    this.relay?.(change);
+  }
+
+  /** Delivers to local listeners only (the bus calls this for changes from other instances). */
+  deliver(change: Change): void {
+    for (const l of [...this.listeners]) l(change);
+  }
+}

@@ -1,0 +1,177 @@
+// Table shapes as Kysely sees them. Booleans are stored as 0/1 integers and instants as
+// epoch milliseconds on both SQLite and PostgreSQL, so one set of queries serves both;
+// repositories convert rows to the API's JSON shapes.
+import type { Generated } from 'kysely';
+
+/** 0 or 1. */
+export type Bool = number;
+/** Epoch milliseconds. */
+export type Millis = number;
+/** JSON text. */
+export type Json = string;
+
+export interface ServerTable {
+  id: Generated<number>;
+  registration: Bool;
+  readonly: Bool;
+  deviceReadonly: Bool;
+  limitCommands: Bool;
+  disableReports: Bool;
+  fixedEmail: Bool;
+  map: string | null;
+  bingKey: string | null;
+  mapUrl: string | null;
+  overlayUrl: string | null;
+  poiLayer: string | null;
+  announcement: string | null;
+  latitude: number;
+  longitude: number;
+  zoom: number;
+  twelveHourFormat: Bool;
+  forceSettings: Bool;
+  coordinateFormat: string | null;
+  attributes: Json;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  name: string;
+  login: string | null;
+  email: string;
+  phone: string | null;
+  readonly: Bool;
+  administrator: Bool;
+  map: string | null;
+  latitude: number;
+  longitude: number;
+  zoom: number;
+  twelveHourFormat: Bool;
+  coordinateFormat: string | null;
+  disabled: Bool;
+  expirationTime: Millis | null;
+  deviceLimit: number;
+  userLimit: number;
+  deviceReadonly: Bool;
+  limitCommands: Bool;
+  disableReports: Bool;
+  fixedEmail: Bool;
+  poiLayer: string | null;
+  temporary: Bool;
+  totpKey: string | null;
+  hashedPassword: string | null;
+  salt: string | null;
+  attributes: Json;
+}
+
+export interface DeviceTable {
+  id: Generated<number>;
+  name: string;
+  uniqueId: string;
+  status: string | null;
+  disabled: Bool;
+  lastUpdate: Millis | null;
+  positionId: number | null;
+  groupId: number | null;
+  calendarId: number | null;
+  phone: string | null;
+  model: string | null;
+  contact: string | null;
+  category: string | null;
+  expirationTime: Millis | null;
+  attributes: Json;
+  /** Persisted motion / overspeed state of the processing pipeline (not part of the API JSON). */
+  motionState: Bool;
+  motionStreak: Bool;
+  motionPositionId: number | null;
+  motionTime: Millis | null;
+  motionDistance: number;
+  motionLatitude: number;
+  motionLongitude: number;
+  overspeedState: Bool;
+  overspeedTime: Millis | null;
+  overspeedGeofenceId: number;
+}
+
+export interface GroupTable {
+  id: Generated<number>;
+  name: string;
+  groupId: number | null;
+  attributes: Json;
+}
+
+export interface PositionTable {
+  id: Generated<number>;
+  deviceId: number;
+  protocol: string;
+  serverTime: Millis;
+  deviceTime: Millis;
+  fixTime: Millis;
+  valid: Bool;
+  latitude: number;
+  longitude: number;
+  altitude: number;
+  speed: number;
+  course: number;
+  address: string | null;
+  accuracy: number;
+  network: Json | null;
+  geofenceIds: Json | null;
+  attributes: Json;
+}
+
+export interface EventTable {
+  id: Generated<number>;
+  type: string;
+  eventTime: Millis;
+  deviceId: number;
+  positionId: number;
+  geofenceId: number;
+  maintenanceId: number;
+  attributes: Json;
+}
+
+export interface SessionTable {
+  id: string;
+  userId: number;
+  origin: string | null;
+  /** Session ends at this instant (token logins carry the token's expiry); null = no fixed end. */
+  expiration: Millis | null;
+  createdAt: Millis;
+  lastSeen: Millis;
+}
+
+export interface KeystoreTable {
+  id: Generated<number>;
+  publicKey: string;
+  privateKey: string;
+}
+
+export interface RevokedTokenTable {
+  id: string;
+  expiration: Millis;
+}
+
+/** A permission link between two objects (Traccar's `tc_<owner>_<property>` tables). */
+export interface LinkTable {
+  ownerId: number;
+  propertyId: number;
+}
+
+export interface Database {
+  server: ServerTable;
+  users: UserTable;
+  devices: DeviceTable;
+  groups: GroupTable;
+  positions: PositionTable;
+  events: EventTable;
+  sessions: SessionTable;
+  keystore: KeystoreTable;
+  revokedTokens: RevokedTokenTable;
+  userDevice: LinkTable;
+  userGroup: LinkTable;
+  userUser: LinkTable;
+  deviceDevice: LinkTable;
+}
+
+export type LinkTableName = 'userDevice' | 'userGroup' | 'userUser' | 'deviceDevice';
+

@@ -1,0 +1,124 @@
+// Integration-test harness: a real Rastro server on free ports over a fresh database,
+// and a small HTTP client that keeps its cookie like a browser.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config.ts';
+import { startRastro, type Rastro } from '../src/rastro.ts';
+
+export type Backend = 'sqlite' | 'postgres';
+
+const pgUrl = process.env.TEST_DATABASE_URL?.trim() || null;
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export const backends: Backend[] = pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+
+if (!pgUrl && !process.env.RASTRO_PG_SKIP_NOTICE_SHOWN) {
+  process.env.RASTRO_PG_SKIP_NOTICE_SHOWN = '1';
+  console.warn('PostgreSQL suites skipped: TEST_DATABASE_URL is not set (.ci/run sets it).');
+}
+
+export const ADMIN_PASSWORD = 'admin-pass';
+
+export interface TestServer {
+  backend: Backend;
+  rastro: Rastro;
+  url: string;
+  /** Base URL of the OsmAnd port (when enabled). */
+  osmandUrl: string;
+  client(): TestClient;
+  /** A client already logged in as `admin`. */
+  admin(): Promise<TestClient>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(backend: Backend, env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-test-'));
+  const schema = backend === 'postgres' ? `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}` : undefined;
+  const config: Config = loadConfig({
+    RASTRO_HOST: '127.0.0.1',
+    RASTRO_PORT: '0',
+    RASTRO_OSMAND_PORT: '0',
+    RASTRO_DATA_DIR: dataDir,
+    RASTRO_DEMO: '0',
+    RASTRO_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ...(backend === 'postgres' && pgUrl ? { DATABASE_URL: pgUrl } : {}),
+    ...env,
+  });
+  const rastro = await startRastro(config, { pgSchema: schema });
+  const url = `http://127.0.0.1:${rastro.port}`;
+  const server: TestServer = {
+    backend,
+    rastro,
+    url,
+    osmandUrl: `http://127.0.0.1:${rastro.osmandPort}`,
+    client: () => new TestClient(url),
+    async admin() {
+      const c = new TestClient(url);
+      await c.login('admin', ADMIN_PASSWORD);
+      return c;
+    },
+    async close() {
+      await rastro.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (schema && pgUrl) {
+        const client = new pg.Client({ connectionString: pgUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+    },
+  };
+  return server;
+}
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: T;
+}
+
+/** Minimal browser-like client: keeps the JSESSIONID cookie, sends forms and JSON. */
+export class TestClient {
+  cookie: string | null = null;
+  headers: Record<string, string> = {};
+
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = unknown>(method: string, pathAndQuery: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
+    if (this.cookie) headers.cookie = this.cookie;
+    let payload: string | undefined;
+    if (body instanceof URLSearchParams) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = body.toString();
+    } else if (body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(this.baseUrl + pathAndQuery, { method, headers, body: payload, redirect: 'manual' });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) {
+      const match = /JSESSIONID=([^;]*)/.exec(setCookie);
+      if (match) this.cookie = match[1] ? `JSESSIONID=${match[1]}` : null;
+    }
+    const text = await res.text();
+    let json: unknown = undefined;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) json = JSON.parse(text);
+    return { status: res.status, headers: res.headers, text, json: json as T };
+  }
+
+  get<T = unknown>(p: string, h?: Record<string, string>) { return this.request<T>('GET', p, undefined, h); }
+  post<T = unknown>(p: string, body?: unknown, h?: Record<string, string>) { return this.request<T>('POST', p, body, h); }
+  put<T = unknown>(p: string, body?: unknown, h?: Record<string, string>) { return this.request<T>('PUT', p, body, h); }
+  delete<T = unknown>(p: string, body?: unknown, h?: Record<string, string>) { return this.request<T>('DELETE', p, body, h); }
+
+  async login(email: string, password: string): Promise<TestResponse> {
+    const res = await this.post('/api/session', new URLSearchParams({ email, password }));
+    if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${res.text}`);
+    return res;
+  }
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// One run covers the shared domain rules, the server's unit tests and its integration
+// suites (real HTTP on free ports). The web client has its own project once it exists.
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'domain',
+          include: ['packages/domain/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
