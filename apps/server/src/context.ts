@@ -8,6 +8,7 @@ import type { SessionStore } from './auth/sessions.ts';
 import type { UsersRepo } from './users/users-repo.ts';
 import type { Visibility } from './access/visibility.ts';
 import type { Changes } from './realtime/changes.ts';
+import type { LiveFeed } from './realtime/live.ts';
 
 export interface AppContext {
   config: Config;
@@ -19,6 +20,8 @@ export interface AppContext {
   visibility: Visibility;
   /** Object changes made through the API; call `changes.publish(...)` after a write. */
   changes: Changes;
+  /** Stored positions and device state changes, for the sockets. */
+  live: LiveFeed;
   /** Hooks run on shutdown, last registered first (sockets, ingest ports, timers). */
   onClose: Array<() => Promise<void> | void>;
 }

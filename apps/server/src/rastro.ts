@@ -12,6 +12,7 @@ import { hashPassword } from './auth/passwords.ts';
 import { UsersRepo } from './users/users-repo.ts';
 import { Visibility } from './access/visibility.ts';
 import { Changes } from './realtime/changes.ts';
+import { LiveFeed } from './realtime/live.ts';
 import { buildApp } from './app.ts';
 import { startServices } from './services.ts';
 
@@ -46,6 +47,7 @@ export async function startRastro(config: Config, options: StartOptions = {}): P
     users: new UsersRepo(storage.db),
     visibility: new Visibility(storage.db),
     changes: new Changes(),
+    live: new LiveFeed(),
     onClose: [],
   };
   await ensureServerRow(ctx);

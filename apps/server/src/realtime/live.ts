@@ -1,0 +1,38 @@
+// The live feed: what the ingest pipeline stored and the sockets must show. The storage
+// writer publishes one batch per flush (never one call per message) so fan-out work is
+// batched too; the socket hub and the realtime bus (other instances) subscribe.
+import type { Device, Position } from '@rastro/domain/entities';
+
+export interface LiveBatch {
+  /** Devices whose status / lastUpdate / positionId changed. */
+  devices?: Device[];
+  /** Newly stored latest positions (out-of-order positions are never published). */
+  positions?: Position[];
+}
+
+type Subscriber = (batch: LiveBatch) => void;
+
+export class LiveFeed {
+  private readonly subscribers: Subscriber[] = [];
+
+  subscribe(subscriber: Subscriber): () => void {
+    this.subscribers.push(subscriber);
+    return () => {
+      const i = this.subscribers.indexOf(subscriber);
+      if (i >= 0) this.subscribers.splice(i, 1);
+    };
+  }
+
+  /** A batch produced on this instance; the bus relays it to the others. */
+  relay: ((batch: LiveBatch) => void) | null = null;
+
+  publish(batch: LiveBatch): void {
+    this.deliver(batch);
+    this.relay?.(batch);
+  }
+
+  /** Local delivery only (the bus calls this for batches from other instances). */
+  deliver(batch: LiveBatch): void {
+    for (const s of [...this.subscribers]) s(batch);
+  }
+}
