@@ -22,6 +22,10 @@ export interface Config {
   webRoot: string | null;
   /** Base URL used in links sent by e-mail when the request does not name one. */
   publicUrl: string | null;
+  /** Milliseconds between `{}` keepalives on `/api/socket` (Traccar: 55 s). */
+  socketKeepaliveMs: number;
+  /** Milliseconds between two reports of each demo vehicle. */
+  demoIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -93,5 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
     statusTimeout: int(env, 'RASTRO_STATUS_TIMEOUT', 600, 5, 86_400 * 30),
     webRoot: env.RASTRO_WEB_ROOT?.trim() || null,
     publicUrl: url(env, 'RASTRO_PUBLIC_URL', ['http:', 'https:']),
+    socketKeepaliveMs: int(env, 'RASTRO_SOCKET_KEEPALIVE_MS', 55_000, 50, 3_600_000),
+    demoIntervalMs: int(env, 'RASTRO_DEMO_INTERVAL_MS', 5_000, 50, 3_600_000),
   };
 }
