@@ -9,6 +9,7 @@ import type { UsersRepo } from './users/users-repo.ts';
 import type { Visibility } from './access/visibility.ts';
 import type { Changes } from './realtime/changes.ts';
 import type { LiveFeed } from './realtime/live.ts';
+import type { Mailer } from './mail/mailer.ts';
 
 export interface AppContext {
   config: Config;
@@ -22,6 +23,10 @@ export interface AppContext {
   changes: Changes;
   /** Stored positions and device state changes, for the sockets. */
   live: LiveFeed;
+  /** Outgoing e-mail (SMTP from RASTRO_SMTP_URL; `enabled` is false when not configured). */
+  mailer: Mailer;
+  /** Asks the process to restart this server in place (set when started with `onRestart`). */
+  restart: (() => void) | null;
   /** Hooks run on shutdown, last registered first (sockets, ingest ports, timers). */
   onClose: Array<() => Promise<void> | void>;
 }

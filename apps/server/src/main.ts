@@ -1,6 +1,6 @@
 // `npm start`: read the environment, start everything, say how to log in.
 import { ConfigError, loadConfig } from './config.ts';
-import { startRastro } from './rastro.ts';
+import { startRestartable } from './server-info/restarter.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -13,7 +13,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const rastro = await startRastro(config, { logger: true });
+  // POST /api/server/restart restarts in place: close this instance, start a new one.
+  const server = await startRestartable(config, {
+    logger: true,
+    onRestart: (phase) => console.log(phase === 'stopping' ? 'Restart requested: stopping Rastro' : 'Rastro restarted'),
+    onRestartError: (error) => {
+      console.error('Rastro could not restart:', error);
+      process.exit(1);
+    },
+  });
+  const rastro = server.current;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host}:${rastro.port}`;
   console.log(`\nRastro is running: ${url}`);
@@ -28,7 +37,7 @@ async function main(): Promise<void> {
 
   const shutdown = async (signal: string) => {
     console.log(`\n${signal}: stopping Rastro`);
-    await rastro.close();
+    await server.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

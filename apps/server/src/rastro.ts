@@ -15,12 +15,18 @@ import { Changes } from './realtime/changes.ts';
 import { LiveFeed } from './realtime/live.ts';
 import { buildApp } from './app.ts';
 import { startServices } from './services.ts';
+import { createMailer } from './mail/mailer.ts';
 
 export interface StartOptions {
   /** PostgreSQL schema to use (tests isolate suites this way). */
   pgSchema?: string;
   /** Log to stdout (pino JSON); off in tests. */
   logger?: boolean;
+  /**
+   * Called when an administrator asks for a restart (POST /api/server/restart), after the
+   * answer was sent. The owner closes this instance and starts a new one (server-info/restarter.ts).
+   */
+  onRestart?: (rastro: Rastro) => void;
 }
 
 export interface Rastro {
@@ -48,8 +54,11 @@ export async function startRastro(config: Config, options: StartOptions = {}): P
     visibility: new Visibility(storage.db),
     changes: new Changes(),
     live: new LiveFeed(),
+    mailer: createMailer(config, log),
+    restart: null,
     onClose: [],
   };
+  ctx.onClose.push(() => ctx.mailer.close());
   await ensureServerRow(ctx);
   const generatedAdminPassword = await ensureAdministrator(ctx);
 
@@ -60,7 +69,7 @@ export async function startRastro(config: Config, options: StartOptions = {}): P
   const services = await startServices(ctx, { httpPort: port });
 
   let closed = false;
-  return {
+  const rastro: Rastro = {
     ctx,
     app,
     port,
@@ -74,6 +83,9 @@ export async function startRastro(config: Config, options: StartOptions = {}): P
       await storage.close();
     },
   };
+  const onRestart = options.onRestart;
+  if (onRestart) ctx.restart = () => onRestart(rastro);
+  return rastro;
 }
 
 async function ensureServerRow(ctx: AppContext): Promise<void> {
