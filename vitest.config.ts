@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // One run covers the shared domain rules, the server's unit tests and its integration
-// suites (real HTTP on free ports). The web client has its own project once it exists.
+// suites (real HTTP on free ports), and the web client's unit tests.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -21,6 +21,13 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
         },
       },
     ],

@@ -1,0 +1,54 @@
+// i18next set up with only the active language's texts loaded (the others are fetched when
+// the user switches), so the login screen stays light. `<html lang>` always names the
+// active language.
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { detectLanguage, FALLBACK_LANGUAGE, type Language } from '@rastro/domain/language';
+
+type Messages = Record<string, unknown>;
+
+const loaders: Record<Language, () => Promise<{ default: Messages }>> = {
+  'pt-BR': () => import('./locales/pt-BR.json'),
+  es: () => import('./locales/es.json'),
+  en: () => import('./locales/en.json'),
+};
+
+async function ensureLoaded(language: Language): Promise<void> {
+  if (i18next.hasResourceBundle(language, 'translation')) return;
+  const messages = (await loaders[language]()).default;
+  i18next.addResourceBundle(language, 'translation', messages, true, true);
+}
+
+export function detectFromBrowser(): Language {
+  return detectLanguage({
+    query: new URLSearchParams(window.location.search).get('locale'),
+    browser: navigator.language,
+    page: document.documentElement.getAttribute('lang'),
+  });
+}
+
+export async function initI18n(): Promise<typeof i18next> {
+  const language = detectFromBrowser();
+  await i18next.use(initReactI18next).init({
+    lng: language,
+    fallbackLng: FALLBACK_LANGUAGE,
+    resources: {},
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  await ensureLoaded(language);
+  document.documentElement.lang = language;
+  i18next.on('languageChanged', (lng) => {
+    document.documentElement.lang = lng;
+  });
+  await i18next.changeLanguage(language);
+  return i18next;
+}
+
+export async function setLanguage(language: Language): Promise<void> {
+  if (i18next.language === language) return;
+  await ensureLoaded(language);
+  await i18next.changeLanguage(language);
+}
+
+export { i18next };
