@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './app/styles.ts';
+import './ui/light.css';
 import { initI18n } from './i18n/i18n.ts';
 import { App } from './app/app.tsx';
 

@@ -1,12 +1,7 @@
-import { MantineProvider } from '@mantine/core';
 import { RouterProvider } from 'react-router/dom';
 import { router } from './router.tsx';
-import { theme } from './theme.ts';
 
+/** Public screens render without the component library; the signed-in shell brings it in lazily. */
 export function App() {
-  return (
-    <MantineProvider theme={theme}>
-      <RouterProvider router={router} />
-    </MantineProvider>
-  );
+  return <RouterProvider router={router} />;
 }

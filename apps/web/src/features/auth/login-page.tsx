@@ -3,10 +3,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { Alert, Anchor, Button, Group, Loader, Paper, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import type { User } from '@rastro/domain/entities';
 import { useSession } from '../../app/session-store.ts';
 import { safeReturnPath } from '../../app/guard.ts';
+import { AuthCard, Check, Field, Notice, Spinner, SubmitButton } from '../../ui/light.tsx';
 import { errorText } from './error-text.ts';
 import { loadServerInfo, login, loginWithToken, rememberSession } from './auth-api.ts';
 
@@ -29,15 +29,12 @@ export function Component() {
   const passwordRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    if (!serverInfo) {
-      loadServerInfo().then(setServerInfo, () => navigate('/maintenance', { replace: true }));
-    }
+    if (!serverInfo) loadServerInfo().then(setServerInfo, () => navigate('/maintenance', { replace: true }));
   }, [serverInfo, setServerInfo, navigate]);
 
   const enter = (user: User, fallback: string) => {
     setUser(user);
-    const to = safeReturnPath(search.get('to'));
-    navigate(to ?? fallback, { replace: true });
+    navigate(safeReturnPath(search.get('to')) ?? fallback, { replace: true });
   };
 
   useEffect(() => {
@@ -47,8 +44,9 @@ export function Component() {
         const deviceId = user.attributes?.deviceId;
         enter(user, deviceId ? `/devices/${String(deviceId)}` : '/home');
       },
-      (e: unknown) => setError(errorText(t, e) === t('errors.INVALID_LOGIN_DATA') ? t('errors.INVALID_SHARE') : errorText(t, e)),
+      (e: unknown) => setError(errorText(t, e, 'INVALID_SHARE')),
     );
+    // The token login runs once per token.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [isShare, token]);
 
@@ -68,68 +66,57 @@ export function Component() {
   }
 
   const server = serverInfo?.server;
+  const title = typeof server?.attributes?.title === 'string' && server.attributes.title ? server.attributes.title : t('app.name');
   return (
-    <main className="auth-screen">
-      <Paper className="auth-card" shadow="xl" p="xl" radius="lg" withBorder>
-        <div className="auth-brand">
-          <img src="/favicon.svg" alt="" />
-          <div>
-            <Title order={1} size="h3">{String(server?.attributes?.title ?? t('app.name'))}</Title>
-            <Text size="sm" c="dimmed">{t('app.tagline')}</Text>
-          </div>
+    <AuthCard title={title} subtitle={t('app.tagline')}>
+      {isShare ? (
+        <div className="ls-center" aria-live="polite">
+          {error ? <Notice kind="error">{error}</Notice> : (
+            <>
+              <Spinner />
+              <p>{t('login.accessingShare')}</p>
+            </>
+          )}
         </div>
-        {isShare ? (
-          <Stack align="center" py="lg" gap="md" aria-live="polite">
-            {error ? (
-              <Alert color="red" role="alert" w="100%">{error}</Alert>
-            ) : (
-              <>
-                <Loader aria-hidden />
-                <Text>{t('login.accessingShare')}</Text>
-              </>
-            )}
-          </Stack>
-        ) : (
-          <form onSubmit={submit} noValidate>
-            <Stack gap="md" mt="md">
-              <Title order={2} size="h4">{isDriver ? t('login.driverTitle') : t('login.title')}</Title>
-              {error && <Alert color="red" role="alert">{error}</Alert>}
-              <TextInput
-                label={t('login.username')}
-                placeholder={t('login.yourEmail')}
-                autoComplete="username"
-                value={email}
-                onChange={(e) => setEmail(e.currentTarget.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') {
-                    e.preventDefault();
-                    passwordRef.current?.focus();
-                  }
-                }}
-                autoFocus
-              />
-              <PasswordInput
-                ref={passwordRef}
-                label={t('login.password')}
-                placeholder={t('login.yourPassword')}
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-              />
-              <Switch label={t('login.rememberMe')} checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
-              <Button type="submit" loading={busy} fullWidth size="md">{t('login.signIn')}</Button>
-              <Group justify="space-between">
-                <Anchor component={Link} to={`/login/recover${email ? `?user=${encodeURIComponent(email)}` : ''}`} size="sm">
-                  {t('login.lostPassword')}
-                </Anchor>
-                {server?.registration && !isDriver && (
-                  <Anchor component={Link} to="/register" size="sm">{t('login.register')}</Anchor>
-                )}
-              </Group>
-            </Stack>
-          </form>
-        )}
-      </Paper>
-    </main>
+      ) : (
+        <form onSubmit={submit} noValidate className="ls-stack">
+          <h2 className="auth-title">{isDriver ? t('login.driverTitle') : t('login.title')}</h2>
+          {error && <Notice kind="error">{error}</Notice>}
+          <Field
+            label={t('login.username')}
+            placeholder={t('login.yourEmail')}
+            autoComplete="username"
+            name="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                passwordRef.current?.focus();
+              }
+            }}
+            autoFocus
+          />
+          <Field
+            inputRef={passwordRef}
+            type="password"
+            label={t('login.password')}
+            placeholder={t('login.yourPassword')}
+            autoComplete="current-password"
+            name="password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
+          <Check label={t('login.rememberMe')} checked={remember} onChange={setRemember} />
+          <SubmitButton busy={busy}>{t('login.signIn')}</SubmitButton>
+          <div className="ls-row">
+            <Link className="ls-link" to={`/login/recover${email ? `?user=${encodeURIComponent(email)}` : ''}`}>
+              {t('login.lostPassword')}
+            </Link>
+            {server?.registration && !isDriver && <Link className="ls-link" to="/register">{t('login.register')}</Link>}
+          </div>
+        </form>
+      )}
+    </AuthCard>
   );
 }
