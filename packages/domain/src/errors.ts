@@ -53,4 +53,7 @@ export const SERVER_ERROR_TEXTS = {
   registrationDisabled: 'Registration disabled - creating new users is blocked',
   invalidLogin: 'Invalid login data - the token is invalid or expired',
   tooManyAttempts: 'Too many attempts - wait a few minutes before trying again',
+  fillAllFields: 'Fill all fields - both the e-mail and the password are required',
+  fillEmail: 'Fill email field - the e-mail is required to recover a password',
+  fillToken: 'Fill token field - the recovery token is required to set a new password',
 } as const;

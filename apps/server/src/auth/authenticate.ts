@@ -7,6 +7,8 @@ import type { AppContext } from '../context.ts';
 import { ApiError, unauthorized } from '../http/errors.ts';
 import type { UserRow } from '../users/user-json.ts';
 import { verifyPassword } from './passwords.ts';
+import { loginThrottle } from './login-throttle.ts';
+import { verifyTotp } from './totp.ts';
 
 export const SESSION_COOKIE = 'JSESSIONID';
 
@@ -26,11 +28,42 @@ export function accountRefusal(user: UserRow, now = Date.now()): string | null {
   return null;
 }
 
-/** Checks a login name and password; throws the catalogue errors on failure. */
-export async function passwordLogin(ctx: AppContext, email: string, password: string): Promise<UserRow> {
+export interface PasswordLoginOptions {
+  /** Client address, for the failed-login throttle. */
+  address?: string | null;
+  /** One-time code for users with a TOTP key; `undefined` = the channel cannot carry one (Basic). */
+  code?: string | null;
+}
+
+/**
+ * Checks a login name and password; throws the catalogue errors on failure. Failed
+ * attempts count against the account and the address (auth/login-throttle.ts), so both the
+ * login form and Basic headers are slowed down the same way.
+ */
+export async function passwordLogin(
+  ctx: AppContext,
+  email: string,
+  password: string,
+  options: PasswordLoginOptions = {},
+): Promise<UserRow> {
+  const throttle = loginThrottle(ctx);
+  const address = options.address ?? null;
+  throttle.check(email, address);
   const user = email.trim() === '' ? undefined : await ctx.users.findByLogin(email);
   const ok = await verifyPassword(password, user ? { hashedPassword: user.hashedPassword ?? '', salt: user.salt ?? '' } : null);
-  if (!user || !ok) throw new ApiError(401, SERVER_ERROR_TEXTS.badCredentials);
+  if (!user || !ok) {
+    throttle.failed(email, address);
+    throw new ApiError(401, SERVER_ERROR_TEXTS.badCredentials);
+  }
+  if (user.totpKey) {
+    // The password was right; only a wrong code counts as a guess.
+    if (!options.code) throw new ApiError(401, SERVER_ERROR_TEXTS.badCredentials, { 'WWW-Authenticate': 'TOTP' });
+    if (!verifyTotp(user.totpKey, options.code)) {
+      throttle.failed(email, address);
+      throw new ApiError(401, SERVER_ERROR_TEXTS.badCredentials, { 'WWW-Authenticate': 'TOTP' });
+    }
+  }
+  throttle.succeeded(email);
   const refusal = accountRefusal(user);
   if (refusal) throw new ApiError(401, refusal);
   return user;
@@ -48,8 +81,24 @@ export async function tokenLogin(ctx: AppContext, token: string): Promise<{ user
 
 // Basic auth runs the slow KDF; remember a successful check briefly so API scripts that send
 // Basic on every call do not pay it each time.
-const basicCache = new Map<string, { userId: number; at: number }>();
+// Kept per server context: several servers (tests, a restart) may run in one process.
+const basicCaches = new WeakMap<AppContext, Map<string, { userId: number; at: number }>>();
 const BASIC_CACHE_MS = 60_000;
+
+function basicCacheOf(ctx: AppContext): Map<string, { userId: number; at: number }> {
+  let cache = basicCaches.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    basicCaches.set(ctx, cache);
+  }
+  return cache;
+}
+
+/** Forgets remembered Basic credentials of a user (after a password change or deletion). */
+export function forgetBasicCredentials(ctx: AppContext, userId: number): void {
+  const basicCache = basicCacheOf(ctx);
+  for (const [key, entry] of basicCache) if (entry.userId === userId) basicCache.delete(key);
+}
 
 export function originAllowed(req: FastifyRequest, savedOrigin: string | null): boolean {
   const origin = req.headers.origin;
@@ -69,6 +118,7 @@ export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promi
     const scheme = space > 0 ? header.slice(0, space).toLowerCase() : header.toLowerCase();
     const credentials = space > 0 ? header.slice(space + 1).trim() : '';
     if (scheme === 'basic') {
+      const basicCache = basicCacheOf(ctx);
       const cached = basicCache.get(credentials);
       if (cached && Date.now() - cached.at < BASIC_CACHE_MS) {
         const user = await ctx.users.findById(cached.userId);
@@ -77,7 +127,7 @@ export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promi
       const decoded = Buffer.from(credentials, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       if (colon < 0) throw unauthorized();
-      const user = await passwordLogin(ctx, decoded.slice(0, colon), decoded.slice(colon + 1));
+      const user = await passwordLogin(ctx, decoded.slice(0, colon), decoded.slice(colon + 1), { address: req.ip });
       if (basicCache.size > 1000) basicCache.clear();
       basicCache.set(credentials, { userId: user.id, at: Date.now() });
       return user;

@@ -1,5 +1,102 @@
+// /api/session: Traccar's cookie login (form or JSON), token login, logout, API tokens and
+// "login as". Failures answer with texts whose first line derives to the catalogue codes.
 import type { FastifyInstance } from 'fastify';
+import { SERVER_ERROR_TEXTS } from '@rastro/domain/errors';
 import type { AppContext } from '../context.ts';
+import { accessDenied, ApiError, badRequest, forbidden, notFound } from '../http/errors.ts';
+import { parseIsoInstant } from '../http/json.ts';
+import { userToJson } from '../users/user-json.ts';
+import { canManageUser } from '../users/user-access.ts';
+import { accountRefusal, passwordLogin, requireUser, tokenLogin } from './authenticate.ts';
+import { DEFAULT_TOKEN_DAYS } from './tokens.ts';
+import { formField } from './form.ts';
+import { endCookieSession, startCookieSession } from './session-cookie.ts';
 
-// Placeholder: routes of this feature are being written.
-export async function sessionRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+const DAY_MS = 86_400_000;
+
+export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.post('/api/session', { config: { public: true } }, async (req, reply) => {
+    const email = formField(req.body, 'email');
+    const password = formField(req.body, 'password');
+    if (!email?.trim() || !password) throw badRequest(SERVER_ERROR_TEXTS.fillAllFields);
+    const code = formField(req.body, 'code')?.trim() || null;
+    const user = await passwordLogin(ctx, email, password, { address: req.ip, code });
+    await startCookieSession(ctx, req, reply, user.id, null);
+    return userToJson(user);
+  });
+
+  app.get<{ Querystring: { token?: unknown } }>('/api/session', { config: { public: true } }, async (req, reply) => {
+    const token = req.query.token;
+    if (token !== undefined) {
+      if (typeof token !== 'string' || token.trim() === '') throw badRequest(SERVER_ERROR_TEXTS.fillAllFields);
+      const { user, expiration } = await tokenLogin(ctx, token.trim());
+      await startCookieSession(ctx, req, reply, user.id, expiration);
+      return userToJson(user);
+    }
+    // Traccar answers 404 (not 401) when there is no session; clients go to the login page.
+    if (!req.user) throw notFound('Session not found - sign in');
+    return userToJson(req.user);
+  });
+
+  app.delete('/api/session', async (req, reply) => {
+    await endCookieSession(ctx, req, reply);
+    return reply.code(204).send();
+  });
+
+  app.post('/api/session/token', async (req, reply) => {
+    const user = requireUser(req);
+    const now = Date.now();
+    let expiration = now + DEFAULT_TOKEN_DAYS * DAY_MS;
+    const raw = formField(req.body, 'expiration');
+    if (raw !== undefined && raw.trim() !== '') {
+      const parsed = parseIsoInstant(raw);
+      if (parsed === null) throw badRequest('Invalid expiration - use an ISO 8601 date with an offset, e.g. 2030-01-31T23:59:59Z');
+      expiration = parsed;
+    }
+    // A token never outlives the login it was made from.
+    const limit = await callerExpiration(ctx, req.sessionId, req.headers.authorization);
+    if (limit !== null && limit < expiration) expiration = limit;
+    if (expiration <= now) throw badRequest('Invalid expiration - the date is in the past');
+    return reply.type('text/plain; charset=utf-8').send(ctx.tokens.issue(user.id, expiration));
+  });
+
+  app.post('/api/session/token/revoke', async (req, reply) => {
+    const user = requireUser(req);
+    const token = formField(req.body, 'token')?.trim();
+    if (!token) throw badRequest(SERVER_ERROR_TEXTS.fillToken);
+    const payload = ctx.tokens.inspect(token);
+    if (!payload) throw badRequest(SERVER_ERROR_TEXTS.invalidLogin);
+    if (payload.userId !== user.id && user.administrator !== 1) {
+      throw forbidden('Token access denied - the token belongs to another user');
+    }
+    await ctx.tokens.revoke(token);
+    return reply.code(204).send();
+  });
+
+  // "Login as": administrators, or a manager for a user they manage.
+  app.get<{ Params: { id: string } }>('/api/session/:id', async (req, reply) => {
+    const caller = requireUser(req);
+    if (!/^\d{1,15}$/.test(req.params.id)) throw notFound();
+    const id = Number(req.params.id);
+    if (caller.administrator !== 1 && !(await canManageUser(ctx.storage.db, caller, id))) throw accessDenied.user();
+    const target = await ctx.users.findById(id);
+    if (!target) throw notFound('User not found');
+    if (target.administrator === 1 && caller.administrator !== 1) throw accessDenied.user();
+    if (target.administrator === 1 && target.id < caller.id) {
+      throw forbidden('Superior administrator - you cannot act as an administrator above you');
+    }
+    const refusal = accountRefusal(target);
+    if (refusal) throw new ApiError(400, refusal);
+    const expiration = await callerExpiration(ctx, req.sessionId, req.headers.authorization);
+    await startCookieSession(ctx, req, reply, target.id, expiration);
+    return userToJson(target);
+  });
+}
+
+/** When the caller's own login ends: its cookie session's expiry, or its bearer token's. */
+async function callerExpiration(ctx: AppContext, sessionId: string | null, authorization: string | undefined): Promise<number | null> {
+  if (sessionId) return (await ctx.sessions.get(sessionId))?.expiration ?? null;
+  const bearer = /^bearer\s+(\S+)/i.exec(authorization ?? '');
+  if (bearer?.[1]) return (await ctx.tokens.verify(bearer[1], 'login'))?.expiration ?? null;
+  return null;
+}

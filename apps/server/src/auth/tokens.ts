@@ -56,6 +56,11 @@ export class TokenService {
     return revoked ? null : payload;
   }
 
+  /** The payload of a well-signed token, whatever its purpose, expiry or revocation. */
+  inspect(token: string): TokenPayload | null {
+    return this.decode(token);
+  }
+
   async revoke(token: string): Promise<boolean> {
     const payload = this.decode(token);
     if (!payload) return false;
@@ -65,6 +70,22 @@ export class TokenService {
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
     return true;
+  }
+
+  /**
+   * Revokes a token and tells whether this call was the one that did it: of two concurrent
+   * uses of a one-time token (password reset) only one gets `true`.
+   */
+  async consume(token: string): Promise<boolean> {
+    const payload = this.decode(token);
+    if (!payload) return false;
+    const row = await this.db
+      .insertInto('revokedTokens')
+      .values({ id: payload.id, expiration: payload.expiration })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Forgets revocations of tokens that have expired anyway. */
