@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
 import { startRastro, type Rastro } from '../src/rastro.ts';
@@ -14,6 +15,9 @@ const pgUrl = process.env.TEST_DATABASE_URL?.trim() || null;
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export const backends: Backend[] = pgUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** Redis for the multi-instance (realtime bus) suites; they skip, saying so, without it. */
+export const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
 
 if (!pgUrl && !process.env.RASTRO_PG_SKIP_NOTICE_SHOWN) {
   process.env.RASTRO_PG_SKIP_NOTICE_SHOWN = '1';
@@ -28,19 +32,41 @@ export interface TestServer {
   url: string;
   /** Base URL of the OsmAnd port (when enabled). */
   osmandUrl: string;
+  /** Where its database lives (another server can share it: `shareDatabaseWith`). */
+  dataDir: string;
+  pgSchema: string | undefined;
   client(): TestClient;
   /** A client already logged in as `admin`. */
   admin(): Promise<TestClient>;
   close(): Promise<void>;
 }
 
-export async function startTestServer(backend: Backend, env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-test-'));
-  const schema = backend === 'postgres' ? `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}` : undefined;
+/** A port the OS reports free right now (listen on 0, read it, close). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServerOptions {
+  /** Run as a second instance over that server's database (it owns and removes it). */
+  shareDatabaseWith?: TestServer;
+}
+
+export async function startTestServer(backend: Backend, env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  const owner = options.shareDatabaseWith;
+  const dataDir = owner?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-test-'));
+  const schema = owner ? owner.pgSchema : backend === 'postgres' ? `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}` : undefined;
   const config: Config = loadConfig({
     RASTRO_HOST: '127.0.0.1',
     RASTRO_PORT: '0',
-    RASTRO_OSMAND_PORT: '0',
+    // A free port for the OsmAnd listener (0 would disable it); a test may pass its own.
+    RASTRO_OSMAND_PORT: env.RASTRO_OSMAND_PORT ?? String(await freePort()),
     RASTRO_DATA_DIR: dataDir,
     RASTRO_DEMO: '0',
     RASTRO_ADMIN_PASSWORD: ADMIN_PASSWORD,
@@ -54,6 +80,8 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     rastro,
     url,
     osmandUrl: `http://127.0.0.1:${rastro.osmandPort}`,
+    dataDir,
+    pgSchema: schema,
     client: () => new TestClient(url),
     async admin() {
       const c = new TestClient(url);
@@ -62,6 +90,7 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     },
     async close() {
       await rastro.close();
+      if (owner) return; // the first server removes the shared database
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (schema && pgUrl) {
         const client = new pg.Client({ connectionString: pgUrl });

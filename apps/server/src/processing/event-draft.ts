@@ -1,0 +1,11 @@
+// An event raised by a processing step (the events engine adds these to `Work.events`); the
+// writer stores it in the same transaction as its position, with that position's id.
+export interface EventDraft {
+  type: string;
+  eventTime: number;
+  geofenceId: number;
+  maintenanceId: number;
+  attributes: Record<string, unknown>;
+  /** Set by the writer once stored. */
+  id: number | null;
+}

@@ -1,0 +1,99 @@
+// The processing pipeline: decoded message -> device -> steps -> storage writer. Messages of
+// one device are processed strictly in order (a per-device queue); the steps of one message
+// usually run synchronously, so the hot path allocates little and never reads the database.
+import type { AppContext } from '../context.ts';
+import type { DecodedMessage } from '../ingest/decoded.ts';
+import { isUsable, type DeviceCache, type DeviceEntry } from './device-cache.ts';
+import { KeyedQueue } from './keyed-queue.ts';
+import { rememberToken } from './notification-token.ts';
+import { draftFromFix } from './position-draft.ts';
+import type { PositionWriter } from './position-writer.ts';
+import type { Step, Work } from './work.ts';
+
+export type SubmitResult =
+  /** No such device, or it is disabled or expired: nothing was stored. */
+  | { kind: 'unknown' }
+  /** Stored (committed) — or acknowledged and dropped by a filter (`dropped` says why). */
+  | { kind: 'stored' | 'dropped'; entry: DeviceEntry; work: Work };
+
+export class Pipeline {
+  private readonly queue = new KeyedQueue<number>();
+  /** Counters for logs and the benchmark. */
+  readonly stats = { received: 0, unknown: 0, dropped: 0 };
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly devices: DeviceCache,
+    readonly writer: PositionWriter,
+    readonly steps: Step[],
+  ) {}
+
+  /** Processes one message; resolves once its position is stored (or known to be dropped). */
+  async submit(message: DecodedMessage, receivedAt = Date.now()): Promise<SubmitResult> {
+    this.stats.received++;
+    const entry = this.devices.get(message.uniqueId) ?? (await this.devices.find(message.uniqueId));
+    if (!entry || !isUsable(entry, receivedAt)) {
+      this.stats.unknown++;
+      return { kind: 'unknown' };
+    }
+    // The queue only holds the processing; waiting for the commit happens outside it, so
+    // the device's next message is processed while this one's flush is pending.
+    const { work, stored } = await this.queue.run(entry.id, () => this.process(entry, message, receivedAt));
+    await stored;
+    if (work.dropped) {
+      this.stats.dropped++;
+      return { kind: 'dropped', entry, work };
+    }
+    return { kind: 'stored', entry, work };
+  }
+
+  private process(entry: DeviceEntry, message: DecodedMessage, now: number): Processed | Promise<Processed> {
+    if (message.notificationToken) {
+      const token = message.notificationToken;
+      return rememberToken(this.ctx, entry, token).then(
+        () => this.process(entry, { ...message, notificationToken: undefined }, now),
+        (error: unknown) => {
+          this.ctx.log.warn({ err: error }, 'could not store notification token');
+          return this.process(entry, { ...message, notificationToken: undefined }, now);
+        },
+      );
+    }
+    if (!entry.lastLoaded) return this.devices.ensureLast(entry).then(() => this.process(entry, message, now));
+
+    // Every message from a device counts as a sign of life, even one a filter drops.
+    entry.status = 'online';
+    entry.lastUpdate = now;
+    const work: Work = {
+      entry,
+      position: draftFromFix(message.fix, entry.id, now),
+      previous: entry.last,
+      latest: false,
+      events: [],
+      dropped: null,
+      now,
+    };
+    const pending = this.runSteps(work, 0);
+    return pending ? pending.then(() => this.finish(work)) : this.finish(work);
+  }
+
+  /** Runs steps from `index`; returns a promise only when some step is asynchronous. */
+  private runSteps(work: Work, index: number): Promise<void> | undefined {
+    for (let i = index; i < this.steps.length; i++) {
+      if (work.dropped) return undefined;
+      const result = this.steps[i]!.run(work);
+      if (result instanceof Promise) return result.then(() => this.runSteps(work, i + 1));
+    }
+    return undefined;
+  }
+
+  private finish(work: Work): Processed {
+    if (work.dropped) return { work, stored: this.writer.touch(work.entry) };
+    if (work.latest) work.entry.last = work.position;
+    return { work, stored: this.writer.write({ entry: work.entry, position: work.position, latest: work.latest, events: work.events }) };
+  }
+}
+
+interface Processed {
+  work: Work;
+  stored: Promise<void>;
+}

@@ -1,0 +1,80 @@
+// A position on its way through the pipeline: the decoded fix plus what the server adds.
+// Kept as plain numbers (epoch ms) and a live attribute object until the writer stores it.
+import type { DecodedFix } from '../ingest/decoded.ts';
+import type { PositionRow } from '../positions/position-json.ts';
+
+/** Every stored column but the id (which the database hands out). */
+export type PositionColumns = Omit<PositionRow, 'id'>;
+
+export interface PositionDraft extends DecodedFix {
+  /** Set by the writer once stored. */
+  id: number | null;
+  deviceId: number;
+  serverTime: number;
+  address: string | null;
+  geofenceIds: number[] | null;
+}
+
+export function draftFromFix(fix: DecodedFix, deviceId: number, serverTime: number): PositionDraft {
+  return { ...fix, id: null, deviceId, serverTime, address: null, geofenceIds: null };
+}
+
+/** The stored columns of a draft (id comes from the database). */
+export function draftToColumns(p: PositionDraft): PositionColumns {
+  return {
+    deviceId: p.deviceId,
+    protocol: p.protocol,
+    serverTime: p.serverTime,
+    deviceTime: p.deviceTime,
+    fixTime: p.fixTime,
+    valid: p.valid ? 1 : 0,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    altitude: p.altitude,
+    speed: p.speed,
+    course: p.course,
+    address: p.address,
+    accuracy: p.accuracy,
+    network: p.network ? JSON.stringify(p.network) : null,
+    geofenceIds: p.geofenceIds ? JSON.stringify(p.geofenceIds) : null,
+    attributes: JSON.stringify(p.attributes),
+  };
+}
+
+/** A stored row back into a draft (the device's last position, loaded once per device). */
+export function draftFromRow(row: PositionRow): PositionDraft {
+  const attributes = safeParse(row.attributes);
+  const network = safeParse(row.network);
+  const geofenceIds = safeParse(row.geofenceIds);
+  return {
+    id: row.id,
+    deviceId: row.deviceId,
+    protocol: row.protocol,
+    serverTime: row.serverTime,
+    deviceTime: row.deviceTime,
+    fixTime: row.fixTime,
+    outdated: false,
+    valid: row.valid === 1,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    altitude: row.altitude,
+    speed: row.speed,
+    course: row.course,
+    address: row.address,
+    accuracy: row.accuracy,
+    network: isRecord(network) ? network : null,
+    geofenceIds: Array.isArray(geofenceIds) ? (geofenceIds as number[]) : null,
+    attributes: isRecord(attributes) ? attributes : {},
+  };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function safeParse(text: string | null): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
