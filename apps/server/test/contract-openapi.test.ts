@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { OPENAPI_FILE, expectArrayOf, expectSchema, openApiDocument, schemaErrors, schemaNames } from './openapi.ts';
+import { OPENAPI_FILE, expectArrayOf, expectResponse, expectSchema, openApiDocument, schemaErrors, schemaNames } from './openapi.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -16,7 +16,10 @@ describe('Traccar OpenAPI contract helper', () => {
   });
 
   it('compiles every schema of components.schemas', () => {
-    for (const name of schemaNames()) expect(() => schemaErrors({}, name), name).not.toThrow();
+    for (const name of schemaNames()) {
+      expect(() => schemaErrors({}, name), name).not.toThrow();
+      expect(() => schemaErrors({}, name, { strictNulls: true }), name).not.toThrow();
+    }
   });
 
   it('accepts a Traccar-shaped device, including the nullable fields', () => {
@@ -29,6 +32,14 @@ describe('Traccar OpenAPI contract helper', () => {
     expect(expectArrayOf([device, { ...device, id: 2, positionId: 7 }], 'Device')).toHaveLength(2);
   });
 
+  it('accepts null for optional fields, as Traccar serialises them, unless strictNulls is asked', () => {
+    const server = { id: 1, registration: false, map: null, bingKey: null, zoom: 12, attributes: {} };
+    expect(() => expectSchema(server, 'Server')).not.toThrow();
+    expect(() => expectSchema(server, 'Server', { strictNulls: true })).toThrow(/\/map must be string \(got null\)/);
+    expect(() => expectSchema({ ...server, map: 7 }, 'Server')).toThrow(/\/map must be string or null \(got 7\)/);
+    expect(() => expectSchema({ id: 1, type: 'deviceOnline', eventTime: 'yesterday' }, 'Event')).toThrow(/eventTime must match format/);
+  });
+
   it('fails with the path, the rule and the value of each mismatch', () => {
     const bad = { id: 'seven', name: 'x', administrator: 'yes', expirationTime: 'tomorrow', attributes: {} };
     let message = '';
@@ -38,8 +49,8 @@ describe('Traccar OpenAPI contract helper', () => {
       message = (error as Error).message;
     }
     expect(message).toContain('schema User');
-    expect(message).toContain('/id must be integer (got "seven")');
-    expect(message).toContain('/administrator must be boolean (got "yes")');
+    expect(message).toContain('/id must be integer or null (got "seven")');
+    expect(message).toContain('/administrator must be boolean or null (got "yes")');
     expect(message).toContain('/expirationTime must match format "date-time" (got "tomorrow")');
   });
 
@@ -47,6 +58,16 @@ describe('Traccar OpenAPI contract helper', () => {
     expect(() => expectArrayOf([{ id: 1 }, { id: 1.5 }], 'Group')).toThrow(/\[1\]\/id must/);
     expect(() => expectArrayOf({} as unknown as unknown[], 'Group')).toThrow(/Expected an array of Group/);
     expect(() => expectArrayOf([], 'Group', { minLength: 1 })).toThrow(/at least 1/);
+  });
+
+  it('checks a response against the documented operation: status and body schema', () => {
+    const device = { id: 3, name: 'Van', uniqueId: '42', attributes: {} };
+    expect(expectResponse('GET', '/devices', { status: 200, json: [device] })).toEqual([device]);
+    expect(expectResponse('POST', '/permissions', { status: 204, json: undefined })).toBeUndefined();
+    expect(() => expectResponse('GET', '/devices', { status: 200, json: [{ ...device, id: 'x' }] })).toThrow(/GET \/devices 200 does not match[\s\S]*\/0\/id must be integer/);
+    expect(() => expectResponse('GET', '/devices', { status: 200, json: device })).toThrow(/must be array/);
+    expect(() => expectResponse('POST', '/permissions', { status: 200, json: {}, text: '{}' })).toThrow(/answered 200, which the OpenAPI file does not document \(documented: 204, 400\)/);
+    expect(() => expectResponse('GET', '/vehicles', { status: 200, json: [] })).toThrow(/no operation GET \/vehicles/);
   });
 
   it('refuses an unknown schema name', () => {
