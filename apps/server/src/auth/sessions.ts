@@ -57,9 +57,11 @@ export class SessionStore {
     await this.db.deleteFrom('sessions').where('id', '=', id).execute();
   }
 
-  /** Ends every session of a user (password change, deletion). */
-  async destroyUser(userId: number): Promise<void> {
-    for (const [key, entry] of this.cache) if (entry.session?.userId === userId) this.cache.delete(key);
-    await this.db.deleteFrom('sessions').where('userId', '=', userId).execute();
+  /** Ends every session of a user (password change, deletion), optionally but one. */
+  async destroyUser(userId: number, exceptId: string | null = null): Promise<void> {
+    for (const [key, entry] of this.cache) if (entry.session?.userId === userId && key !== exceptId) this.cache.delete(key);
+    let q = this.db.deleteFrom('sessions').where('userId', '=', userId);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    await q.execute();
   }
 }

@@ -1,5 +1,218 @@
-import type { FastifyInstance } from 'fastify';
+// /api/users: registration (public POST), the users list with Traccar's parameters, and
+// CRUD with the hierarchy rules of user-rules.ts. Passwords are hashed here and never leave.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Insertable } from 'kysely';
+import { SERVER_ERROR_TEXTS } from '@rastro/domain/errors';
 import type { AppContext } from '../context.ts';
+import type { UserTable } from '../storage/schema.ts';
+import { accessDenied, badRequest, forbidden, notFound } from '../http/errors.ts';
+import { forgetBasicCredentials, requireUser } from '../auth/authenticate.ts';
+import { assertCanWrite, assertManager } from '../auth/guards.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { getServerRow } from '../server-info/server-repo.ts';
+import { userToJson, type UserRow } from './user-json.ts';
+import { canManageUser, isManagerOf } from './user-access.ts';
+import { parseUserInput, validateUserFields, type UserValues } from './user-input.ts';
+import {
+  assertExpirationWithin, assertMayTouch, assertReadonlyUpdateAllowed, assertUpdateAllowed, texts,
+} from './user-rules.ts';
 
-// Placeholder: routes of this feature are being written.
-export async function usersRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+interface ListQuery {
+  all?: string;
+  userId?: string;
+  deviceId?: string;
+  keyword?: string;
+  limit?: string;
+  offset?: string;
+  excludeAttributes?: string;
+}
+
+function idParam(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw badRequest(`Invalid ${name} - must be a positive whole number`);
+  return Number(raw);
+}
+
+function single(value: unknown): string | undefined {
+  if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const db = ctx.storage.db;
+
+  /** Loads a user the caller may manage; Traccar checks permission first (400), then existence. */
+  const loadManaged = async (req: FastifyRequest<{ Params: { id: string } }>) => {
+    const caller = requireUser(req);
+    if (!/^\d{1,15}$/.test(req.params.id)) throw notFound();
+    const id = Number(req.params.id);
+    if (!(await canManageUser(db, caller, id))) throw accessDenied.user();
+    const target = await ctx.users.findById(id);
+    if (!target) throw notFound('User not found');
+    return { caller, target };
+  };
+
+  const assertUniqueLogin = async (values: UserValues, exceptId: number | null) => {
+    for (const name of [values.email, values.login]) {
+      if (name && (await ctx.users.loginTaken(name, exceptId))) throw badRequest(texts.duplicate);
+    }
+  };
+
+  app.get<{ Querystring: ListQuery }>('/api/users', async (req) => {
+    const caller = requireUser(req);
+    const q = req.query;
+    const userId = idParam(single(q.userId), 'userId');
+    const deviceId = idParam(single(q.deviceId), 'deviceId');
+    const limit = idParam(single(q.limit), 'limit');
+    const offset = idParam(single(q.offset), 'offset');
+    const keyword = single(q.keyword);
+    const admin = caller.administrator === 1;
+    let rows: UserRow[];
+    if (userId !== undefined) {
+      if (!admin && userId !== caller.id && !(await isManagerOf(db, caller.id, userId))) throw accessDenied.user();
+      rows = await ctx.users.list({ managedBy: userId, keyword, limit, offset });
+    } else if (deviceId !== undefined) {
+      assertManager(caller);
+      if (!(await ctx.visibility.canSeeDevice(caller, deviceId))) throw accessDenied.device();
+      // Managers see only the users they manage (and themselves) among the device's users.
+      rows = await ctx.users.list({ linkedToDevice: deviceId, visibleTo: admin ? undefined : caller.id, keyword, limit, offset });
+    } else if (admin) {
+      rows = await ctx.users.list({ keyword, limit, offset });
+    } else {
+      rows = await ctx.users.list({ managedBy: caller.id, keyword, limit, offset });
+    }
+    const exclude = single(q.excludeAttributes) === 'true';
+    return rows.map((row) => {
+      const json = userToJson(row);
+      return exclude ? { ...json, attributes: {} } : json;
+    });
+  });
+
+  app.get<{ Params: { id: string } }>('/api/users/:id', async (req) => userToJson((await loadManaged(req)).target));
+
+  app.post('/api/users', { config: { public: true } }, async (req) => {
+    const caller = req.user;
+    const server = await getServerRow(ctx);
+    const { values, password } = parseUserInput(req.body);
+    validateUserFields(values.name ?? '', values.email ?? '', password, true);
+    const base = newUserDefaults(values);
+    let row: Insertable<UserTable>;
+    let manager: UserRow | null = null;
+
+    if (caller?.administrator === 1) {
+      row = base;
+    } else if (caller && caller.userLimit !== 0) {
+      // A manager: within their user limit, never more rights than they have.
+      assertCanWrite(caller, server);
+      if (values.administrator === 1) throw accessDenied.admin();
+      if (caller.userLimit > 0 && (await ctx.users.countManaged(caller.id)) >= caller.userLimit) throw forbidden(texts.userLimit);
+      const expirationTime = values.expirationTime === undefined ? caller.expirationTime : values.expirationTime;
+      assertExpirationWithin(caller, expirationTime);
+      row = { ...base, administrator: 0, deviceLimit: -1, userLimit: 0, temporary: 0, expirationTime };
+      manager = caller;
+    } else {
+      // Registration: the first user ever becomes the administrator; later ones need it enabled.
+      const first = (await ctx.users.count()) === 0;
+      if (!first && server.registration !== 1) throw forbidden(SERVER_ERROR_TEXTS.registrationDisabled);
+      row = {
+        ...base,
+        administrator: first ? 1 : 0,
+        deviceLimit: -1,
+        userLimit: first ? -1 : 0,
+        readonly: 0, deviceReadonly: 0, limitCommands: 0, disableReports: 0, fixedEmail: 0, disabled: 0,
+        temporary: 0,
+        expirationTime: null,
+      };
+    }
+    await assertUniqueLogin(values, null);
+    const hash = await hashPassword(password!);
+    const created = await ctx.users.insert({ ...row, hashedPassword: hash.hashedPassword, salt: hash.salt });
+    if (manager) {
+      await ctx.users.linkManager(manager.id, created.id);
+      ctx.changes.publish({ kind: 'permissions' });
+    }
+    ctx.changes.publish({ kind: 'user', id: created.id });
+    return userToJson(created);
+  });
+
+  app.put<{ Params: { id: string } }>('/api/users/:id', async (req) => {
+    const { caller, target } = await loadManaged(req);
+    const server = await getServerRow(ctx);
+    assertMayTouch(caller, target);
+    const { values, password } = parseUserInput(req.body);
+    assertReadonlyUpdateAllowed(caller, server, target, values, password);
+    assertUpdateAllowed(caller, target, values);
+    validateUserFields(values.name ?? target.name, values.email ?? target.email, password, false);
+    await assertUniqueLogin(
+      {
+        email: values.email !== undefined && values.email.toLowerCase() !== target.email.toLowerCase() ? values.email : undefined,
+        login: values.login && values.login.toLowerCase() !== (target.login ?? '').toLowerCase() ? values.login : undefined,
+      },
+      target.id,
+    );
+    await assertAdministratorRemains(target, values);
+    const update: UserValues = { ...values };
+    delete update.id;
+    if (password !== null) Object.assign(update, await hashPassword(password));
+    const updated = Object.keys(update).length > 0 ? await ctx.users.update(target.id, update) : target;
+    if (!updated) throw notFound('User not found');
+    if (password !== null) {
+      // A new password logs the user out elsewhere; the caller's own session survives.
+      await ctx.sessions.destroyUser(target.id, target.id === caller.id ? req.sessionId : null);
+      forgetBasicCredentials(ctx, target.id);
+    }
+    ctx.changes.publish({ kind: 'user', id: target.id });
+    return userToJson(updated);
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/users/:id', async (req, reply) => {
+    const { caller, target } = await loadManaged(req);
+    if (target.id === caller.id) throw forbidden(texts.self);
+    assertMayTouch(caller, target);
+    assertCanWrite(caller, await getServerRow(ctx));
+    await ctx.sessions.destroyUser(target.id);
+    forgetBasicCredentials(ctx, target.id);
+    await ctx.users.delete(target.id);
+    ctx.changes.publish({ kind: 'userRemoved', id: target.id });
+    return reply.code(204).send();
+  });
+
+  /** Keeps at least one enabled administrator: the last one cannot demote or disable themselves. */
+  async function assertAdministratorRemains(target: UserRow, values: UserValues): Promise<void> {
+    if (target.administrator !== 1 || target.disabled === 1) return;
+    const losesRole = values.administrator === 0 || values.disabled === 1;
+    if (losesRole && (await ctx.users.countAdministrators()) <= 1) throw forbidden(texts.lastAdmin);
+  }
+}
+
+/** Column values of a new user: the body's fields over Traccar's defaults. */
+function newUserDefaults(values: UserValues): Insertable<UserTable> {
+  return {
+    name: values.name ?? '',
+    login: values.login ?? null,
+    email: values.email ?? '',
+    phone: values.phone ?? null,
+    readonly: values.readonly ?? 0,
+    administrator: values.administrator ?? 0,
+    map: values.map ?? null,
+    latitude: values.latitude ?? 0,
+    longitude: values.longitude ?? 0,
+    zoom: values.zoom ?? 0,
+    twelveHourFormat: values.twelveHourFormat ?? 0,
+    coordinateFormat: values.coordinateFormat ?? null,
+    disabled: values.disabled ?? 0,
+    expirationTime: values.expirationTime ?? null,
+    deviceLimit: values.deviceLimit ?? -1,
+    userLimit: values.userLimit ?? 0,
+    deviceReadonly: values.deviceReadonly ?? 0,
+    limitCommands: values.limitCommands ?? 0,
+    disableReports: values.disableReports ?? 0,
+    fixedEmail: values.fixedEmail ?? 0,
+    poiLayer: values.poiLayer ?? null,
+    temporary: values.temporary ?? 0,
+    totpKey: values.totpKey ?? null,
+    hashedPassword: null,
+    salt: null,
+    attributes: values.attributes ?? '{}',
+  };
+}
