@@ -9,6 +9,13 @@ export default defineConfig({
     projects: [
       {
         test: {
+          name: 'tooling',
+          include: ['scripts/**/*.test.mjs'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'domain',
           include: ['packages/domain/src/**/*.test.ts'],
           environment: 'node',
