@@ -3,16 +3,20 @@
 import http from 'node:http';
 import type { Position } from '@rastro/domain/entities';
 import type { LiveBatch } from '../src/realtime/live.ts';
-import type { TestServer } from './harness.ts';
+import type { TestClient, TestServer } from './harness.ts';
 
 export interface CreatedDevice {
   id: number;
   uniqueId: string;
 }
 
+/** One logged-in admin per server: logging in (password hashing) costs more than the request. */
+const admins = new WeakMap<TestServer, TestClient>();
+
 /** Creates a device through `POST /api/devices` as admin (or straight in the database while that route does not exist). */
 export async function createDevice(server: TestServer, uniqueId: string, extra: Record<string, unknown> = {}): Promise<CreatedDevice> {
-  const admin = await server.admin();
+  let admin = admins.get(server);
+  if (!admin) admins.set(server, (admin = await server.admin()));
   const res = await admin.post<{ id: number; uniqueId: string }>('/api/devices', { name: `Device ${uniqueId}`, uniqueId, ...extra });
   if (res.status === 200) return { id: res.json.id, uniqueId };
   if (res.status !== 404) throw new Error(`POST /api/devices failed: ${res.status} ${res.text}`);
@@ -86,4 +90,4 @@ export function recordLive(server: TestServer) {
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
