@@ -1,6 +1,6 @@
 // Data access for devices. Lists filter, sort and page in SQL; lazily deleted devices
 // (`deleted-<x>-<y>`) are left out of every list and lookup here, in one place.
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database, DeviceTable } from '../storage/schema.ts';
 import { notDeletedDevice, visibleDeviceIdsQuery } from '../access/visibility.ts';
 import { keywordMatch, NO_LIMIT } from '../access/list-params.ts';
@@ -46,7 +46,8 @@ export class DevicesRepo {
     if (filter.ids) query = query.where('devices.id', 'in', filter.ids);
     if (filter.uniqueIds) query = query.where('devices.uniqueId', 'in', filter.uniqueIds);
     if (filter.keyword) query = query.where(keywordMatch(KEYWORD_COLUMNS, filter.keyword));
-    query = query.orderBy('devices.name').orderBy('devices.id');
+    // Case-insensitive name order, the same on every database collation.
+    query = query.orderBy(sql`lower(${sql.ref('devices.name')})`).orderBy('devices.name').orderBy('devices.id');
     if (filter.limit !== undefined || filter.offset) query = query.limit(filter.limit ?? NO_LIMIT);
     if (filter.offset) query = query.offset(filter.offset);
     const rows: Array<Partial<DeviceJsonRow>> = await query.execute();
@@ -66,7 +67,8 @@ export class DevicesRepo {
       rows.push(...(await this.listOnce({ ...filter, ...part, limit: undefined, offset: undefined })));
     }
     const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
-    unique.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+    const key = (r: DeviceJsonRow) => r.name.toLowerCase();
+    unique.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
     const start = filter.offset ?? 0;
     return unique.slice(start, filter.limit === undefined ? undefined : start + filter.limit);
   }

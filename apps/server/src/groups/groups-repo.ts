@@ -1,6 +1,6 @@
 // Data access for groups. Lists filter, sort and page in SQL; visibility comes from the
 // shared group walk of access/visibility.ts.
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database, GroupTable } from '../storage/schema.ts';
 import { visibleGroupIdsQuery } from '../access/visibility.ts';
 import { keywordMatch, NO_LIMIT } from '../access/list-params.ts';
@@ -26,7 +26,8 @@ export class GroupsRepo {
     if (!filter.excludeAttributes) query = query.select('groups.attributes');
     if (filter.visibleTo !== undefined) query = query.where('groups.id', 'in', visibleGroupIdsQuery(this.db, filter.visibleTo));
     if (filter.keyword) query = query.where(keywordMatch(['groups.name'], filter.keyword));
-    query = query.orderBy('groups.name').orderBy('groups.id');
+    // Case-insensitive name order, the same on every database collation.
+    query = query.orderBy(sql`lower(${sql.ref('groups.name')})`).orderBy('groups.name').orderBy('groups.id');
     // SQLite needs a LIMIT before an OFFSET; "no limit" is spelled as the largest safe integer.
     if (filter.limit !== undefined || filter.offset) query = query.limit(filter.limit ?? NO_LIMIT);
     if (filter.offset) query = query.offset(filter.offset);
