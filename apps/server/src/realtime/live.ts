@@ -1,13 +1,23 @@
 // The live feed: what the ingest pipeline stored and the sockets must show. The storage
 // writer publishes one batch per flush (never one call per message) so fan-out work is
 // batched too; the socket hub and the realtime bus (other instances) subscribe.
-import type { Device, Position } from '@rastro/domain/entities';
+import type { Device, Event, Position } from '@rastro/domain/entities';
 
 export interface LiveBatch {
   /** Devices whose status / lastUpdate / positionId changed. */
   devices?: Device[];
   /** Newly stored latest positions (out-of-order positions are never published). */
   positions?: Position[];
+  /**
+   * Events for the `web` notificator: each goes to the sockets of that one user (the event
+   * carries its rendered `message` attribute already).
+   */
+  events?: UserEvent[];
+}
+
+export interface UserEvent {
+  userId: number;
+  event: Event;
 }
 
 type Subscriber = (batch: LiveBatch) => void;
