@@ -126,7 +126,7 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     }
     await assertUniqueLogin(values, null);
     const hash = await hashPassword(password!);
-    const created = await ctx.users.insert({ ...row, hashedPassword: hash.hashedPassword, salt: hash.salt });
+    const created = await duplicateAsBadRequest(ctx.users.insert({ ...row, hashedPassword: hash.hashedPassword, salt: hash.salt }));
     if (manager) {
       await ctx.users.linkManager(manager.id, created.id);
       ctx.changes.publish({ kind: 'permissions' });
@@ -154,7 +154,7 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const update: UserValues = { ...values };
     delete update.id;
     if (password !== null) Object.assign(update, await hashPassword(password));
-    const updated = Object.keys(update).length > 0 ? await ctx.users.update(target.id, update) : target;
+    const updated = Object.keys(update).length > 0 ? await duplicateAsBadRequest(ctx.users.update(target.id, update)) : target;
     if (!updated) throw notFound('User not found');
     if (password !== null) {
       // A new password logs the user out elsewhere; the caller's own session survives.
@@ -182,6 +182,17 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if (target.administrator !== 1 || target.disabled === 1) return;
     const losesRole = values.administrator === 0 || values.disabled === 1;
     if (losesRole && (await ctx.users.countAdministrators()) <= 1) throw forbidden(texts.lastAdmin);
+  }
+}
+
+/** Two requests racing for one e-mail: the unique index decides, the loser gets the same 400. */
+async function duplicateAsBadRequest<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw badRequest(texts.duplicate);
+    throw error;
   }
 }
 
