@@ -35,15 +35,24 @@ async function startRedisBus(ctx: AppContext, url: string, instanceId: string): 
   const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const sub = new Redis(url, { lazyConnect: true });
   const complain = throttled((message: string, error: unknown) => ctx.log.warn({ err: error }, message));
-  pub.on('error', (error: unknown) => complain('realtime bus: Redis connection problem (publisher)', error));
-  sub.on('error', (error: unknown) => complain('realtime bus: Redis connection problem (subscriber)', error));
+  // "Connection is closed" says little; the socket error before it says why (refused, DNS, auth).
+  let lastError: Error | null = null;
+  pub.on('error', (error: Error) => {
+    lastError = error;
+    complain('realtime bus: Redis connection problem (publisher)', error);
+  });
+  sub.on('error', (error: Error) => {
+    lastError = error;
+    complain('realtime bus: Redis connection problem (subscriber)', error);
+  });
   try {
     await Promise.all([pub.connect(), sub.connect()]);
     await sub.subscribe(BUS_CHANNEL);
   } catch (error) {
     pub.disconnect();
     sub.disconnect();
-    throw new Error(`REDIS_URL: cannot use Redis at ${redacted(url)} (${(error as Error).message})`, { cause: error });
+    const reason = (lastError as Error | null)?.message ?? (error as Error).message;
+    throw new Error(`REDIS_URL: cannot use Redis at ${redacted(url)} (${reason})`, { cause: error });
   }
 
   const prefix = `${instanceId}:`;
