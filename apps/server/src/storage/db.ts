@@ -48,7 +48,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const storage: Storage = { db, dialect: 'postgres', close: () => db.destroy() };
-    await migrate(storage);
+    await migrate(storage, schema);
     return storage;
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
@@ -64,10 +64,13 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   return storage;
 }
 
-async function migrate(storage: Storage): Promise<void> {
+async function migrate(storage: Storage, pgSchema?: string): Promise<void> {
   const migrator = new Migrator({
     db: storage.db,
     provider: { getMigrations: async () => migrations(storage.dialect) },
+    // Kysely looks for its bookkeeping tables across schemas unless told where they live;
+    // pin them to our schema so instances in neighbouring schemas never confuse each other.
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
