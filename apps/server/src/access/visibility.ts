@@ -86,7 +86,15 @@ export class Visibility {
       .select('id')
       .where('devices.id', '=', deviceId)
       .where(notDeletedDevice('devices.uniqueId'))
-      .where('devices.id', 'in', visibleDeviceIdsQuery(this.db, user.id))
+      // One device: test its direct link and its group instead of building the whole visible set.
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            this.db.selectFrom('userDevice').select('ownerId').where('ownerId', '=', user.id).where('propertyId', '=', deviceId),
+          ),
+          eb('devices.groupId', 'in', visibleGroupIdsQuery(this.db, user.id)),
+        ]),
+      )
       .executeTakeFirst();
     return row !== undefined;
   }
