@@ -31,7 +31,8 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   const app = Fastify({
     logger,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only a proxy we trust may tell us the client's address (login throttling counts per address).
+    trustProxy: ctx.config.trustProxy,
     // Traccar lists can be long; keep JSON serialisation defaults.
   });
   await app.register(cookie);

@@ -22,6 +22,12 @@ export interface Config {
   webRoot: string | null;
   /** Base URL used in links sent by e-mail when the request does not name one. */
   publicUrl: string | null;
+  /**
+   * Which peers may set X-Forwarded-For (client address for login throttling and logs):
+   * `loopback` by default (a reverse proxy on the same host), a comma list of addresses or
+   * subnets, or `none`.
+   */
+  trustProxy: string | false;
   /** Milliseconds between `{}` keepalives on `/api/socket` (Traccar: 55 s). */
   socketKeepaliveMs: number;
   /** Milliseconds between two reports of each demo vehicle. */
@@ -65,6 +71,16 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw.trim();
 }
 
+function trustProxy(env: Env): string | false {
+  const raw = (env.RASTRO_TRUST_PROXY ?? 'loopback').trim();
+  if (raw === '' || raw === 'loopback') return 'loopback';
+  if (raw === 'none' || raw === '0' || raw === 'false') return false;
+  const parts = raw.split(',').map((p) => p.trim());
+  const ok = parts.every((p) => ['loopback', 'linklocal', 'uniquelocal'].includes(p) || /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p));
+  if (!ok) throw new ConfigError(`RASTRO_TRUST_PROXY must be loopback, none, or a comma list of addresses/subnets, got "${raw}"`);
+  return parts.join(',');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const license = (env.RASTRO_LICENSE ?? 'plus').trim().toLowerCase() || 'plus';
   if (license !== 'plus' && license !== 'basic') {
@@ -97,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     statusTimeout: int(env, 'RASTRO_STATUS_TIMEOUT', 600, 5, 86_400 * 30),
     webRoot: env.RASTRO_WEB_ROOT?.trim() || null,
     publicUrl: url(env, 'RASTRO_PUBLIC_URL', ['http:', 'https:']),
+    trustProxy: trustProxy(env),
     socketKeepaliveMs: int(env, 'RASTRO_SOCKET_KEEPALIVE_MS', 55_000, 50, 3_600_000),
     demoIntervalMs: int(env, 'RASTRO_DEMO_INTERVAL_MS', 5_000, 50, 3_600_000),
   };
