@@ -55,6 +55,7 @@ describe('loadConfig', () => {
       publicUrl: null,
       socketKeepaliveMs: 55_000,
       demoIntervalMs: 5_000,
+      trustProxy: 'loopback',
     });
   });
 
@@ -83,6 +84,7 @@ describe('loadConfig', () => {
         RASTRO_SMTP_URL: 'smtps://user:pw@mail.example.com:465',
         RASTRO_PUBLIC_URL: 'https://track.example.com',
         RASTRO_STATUS_TIMEOUT: '120',
+        RASTRO_TRUST_PROXY: '10.0.0.5, 10.1.0.0/16',
       }),
     ).toMatchObject({
       host: '127.0.0.1',
@@ -98,6 +100,7 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://user:pw@mail.example.com:465',
       publicUrl: 'https://track.example.com',
       statusTimeout: 120,
+      trustProxy: '10.0.0.5,10.1.0.0/16',
     });
   });
 
@@ -121,6 +124,7 @@ describe('loadConfig', () => {
     ['RASTRO_STATUS_TIMEOUT', '1'],
     ['RASTRO_SOCKET_KEEPALIVE_MS', '10'],
     ['RASTRO_DEMO_INTERVAL_MS', 'fast'],
+    ['RASTRO_TRUST_PROXY', 'everyone'],
   ];
   it.each(bad)('refuses %s=%j and names the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);
