@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { guard, loginRedirect, safeReturnPath, type GuardDeps } from './guard.ts';
+import { driverRedirect, guard, loginRedirect, safeMaintenanceReturn, safeReturnPath, type GuardDeps } from './guard.ts';
 
 function deps(over: Partial<GuardDeps> = {}): GuardDeps {
   return {
@@ -30,7 +30,7 @@ describe('navigation guard (spec §2)', () => {
     expect(order).toEqual(['server', 'session', 'data']);
   });
   it('goes to /maintenance when server info fails', async () => {
-    expect(await guard('/home', deps({ loadServerInfo: async () => { throw new Error('down'); } }))).toEqual({ redirect: '/maintenance' });
+    expect(await guard('/home', deps({ loadServerInfo: async () => { throw new Error('down'); } }))).toEqual({ redirect: '/maintenance?to=%2Fhome' });
   });
   it('goes to /login?to= on a session failure, /motorista?to= for driver routes', async () => {
     const noSession = deps({ restoreSession: async () => { throw new Error('401'); } });
@@ -49,5 +49,20 @@ describe('navigation guard (spec §2)', () => {
     expect(safeReturnPath('https://evil.example')).toBeNull();
     expect(safeReturnPath('/login')).toBeNull();
     expect(safeReturnPath(null)).toBeNull();
+  });
+  it('comes back from /maintenance to any same-site path but itself', () => {
+    expect(safeMaintenanceReturn('/login?to=%2Fdevices')).toBe('/login?to=%2Fdevices');
+    expect(safeMaintenanceReturn('/reports/stops')).toBe('/reports/stops');
+    expect(safeMaintenanceReturn('/maintenance')).toBeNull();
+    expect(safeMaintenanceReturn('/maintenance?to=%2Fhome')).toBeNull();
+    expect(safeMaintenanceReturn('//evil.example')).toBeNull();
+    expect(safeMaintenanceReturn(null)).toBeNull();
+  });
+  it('keeps QR drivers on their screen', () => {
+    expect(driverRedirect('/home', true)).toBe('/qr-driver');
+    expect(driverRedirect('/devices/4', true)).toBe('/qr-driver');
+    expect(driverRedirect('/qr-driver/scan/4', true)).toBeNull();
+    expect(driverRedirect('/login', true)).toBeNull();
+    expect(driverRedirect('/home', false)).toBeNull();
   });
 });

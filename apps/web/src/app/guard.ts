@@ -1,7 +1,7 @@
 // The navigation guard of spec §2: public routes pass; otherwise load server info, then the
 // session (remembered login or cookie), then the user's data. Failures send the person to
 // /login?to=… (/motorista?to=… for driver routes), or to /maintenance when the server
-// cannot be reached.
+// cannot be reached (with ?to= so it can come back by itself).
 
 export interface GuardDeps {
   hasSession(): boolean;
@@ -31,13 +31,28 @@ export function safeReturnPath(to: string | null): string | null {
   return to;
 }
 
+/** Where /maintenance returns to: any same-site path except itself (public ones included). */
+export function safeMaintenanceReturn(to: string | null): string | null {
+  if (!to || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return null;
+  if (/^\/maintenance(\?|$)/.test(to)) return null;
+  return to;
+}
+
+export const maintenanceRedirect = (pathWithSearch: string) => `/maintenance?to=${encodeURIComponent(pathWithSearch)}`;
+
+/** QR drivers see only their screen (spec §6): any other session route sends them there. */
+export function driverRedirect(path: string, isQrDriver: boolean): string | null {
+  if (!isQrDriver || isPublicPath(path) || isDriverPath(path)) return null;
+  return '/qr-driver';
+}
+
 export async function guard(pathWithSearch: string, deps: GuardDeps): Promise<GuardResult> {
   const path = pathWithSearch.split('?')[0] ?? '/';
   if (isPublicPath(path) || deps.hasSession()) return { allow: true };
   try {
     await deps.loadServerInfo();
   } catch {
-    return { redirect: '/maintenance' };
+    return { redirect: maintenanceRedirect(pathWithSearch) };
   }
   try {
     await deps.restoreSession();

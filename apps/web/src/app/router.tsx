@@ -1,9 +1,87 @@
-// The route table of spec §2. Every screen loads lazily; unknown paths go to /home.
-import { createBrowserRouter, Navigate } from 'react-router';
+// The route table of spec §2. The root route runs the navigation guard on every navigation;
+// every screen loads lazily; unknown paths go to /home.
+//
+// Session screens live under the shell's layout route (map + header + menus). A screen of a
+// later issue plugs in by replacing its `mapOnly(path)` with `{ path, lazy: () => import(…) }`;
+// until then the route shows the map with an empty content area.
+import { lazy, Suspense, type ComponentType } from 'react';
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { BootScreen, loadShell, RootLayout, RouteError, rootLoader, shouldRevalidate } from './root-layout.tsx';
 
-export const router = createBrowserRouter([
-  { path: '/login', lazy: () => import('../features/auth/login-page.tsx') },
-  { path: '/motorista', lazy: () => import('../features/auth/login-page.tsx') },
-  { path: '/share/:token', lazy: () => import('../features/auth/login-page.tsx') },
-  { path: '*', element: <Navigate to="/login" replace /> },
-]);
+const toHome = () => redirect('/home');
+
+const Shell = lazy(async () => ({ default: (await loadShell()).Component as ComponentType }));
+
+/** The shell's layout route; its chunk is fetched by the guard once the session is known. */
+function ShellLayout() {
+  return (
+    <Suspense fallback={<BootScreen />}>
+      <Shell />
+    </Suspense>
+  );
+}
+
+/** The content area of a screen that has no panel yet: only the map shows. */
+const MapOnly = () => null;
+const mapOnly = (path: string): RouteObject => ({ path, Component: MapOnly });
+
+const login = () => import('../features/auth/login-page.tsx');
+const qrDriver = () => import('../features/qr-driver/qr-driver-page.tsx');
+
+/** Screens of the signed-in shell (session routes). */
+export const sessionRoutes: RouteObject[] = [
+  mapOnly('home'),
+  mapOnly('devices'),
+  mapOnly('devices/:deviceId'),
+  mapOnly('computed'),
+  mapOnly('autolink'),
+  mapOnly('autolink/:id'),
+  mapOnly('notifications'),
+  mapOnly('history'),
+  {
+    path: 'reports',
+    children: [
+      { index: true, Component: MapOnly },
+      mapOnly('resume'),
+      mapOnly('travels'),
+      mapOnly('stops'),
+      mapOnly('events'),
+      mapOnly('history'),
+    ],
+  },
+  mapOnly('geofence'),
+  mapOnly('users'),
+  mapOnly('groups'),
+  mapOnly('commands'),
+];
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    path: '/',
+    Component: RootLayout,
+    loader: rootLoader,
+    shouldRevalidate,
+    HydrateFallback: BootScreen,
+    ErrorBoundary: RouteError,
+    children: [
+      { index: true, loader: toHome },
+      // Public screens.
+      { path: 'login', lazy: login },
+      { path: 'login/recover', lazy: () => import('../features/auth/recover-request-page.tsx') },
+      { path: 'login/recover/:token', lazy: () => import('../features/auth/recover-reset-page.tsx') },
+      { path: 'register', lazy: () => import('../features/auth/register-page.tsx') },
+      { path: 'share/:token', lazy: login },
+      { path: 'motorista', lazy: login },
+      { path: 'maintenance', lazy: () => import('../features/maintenance/maintenance-page.tsx') },
+      // QR drivers: a session, but only their screen (no map, no menus).
+      { path: 'qr-driver', lazy: qrDriver },
+      { path: 'qr-driver/scan/:id', lazy: qrDriver },
+      // Everything else signed in: inside the shell.
+      { id: 'session', Component: ShellLayout, children: sessionRoutes },
+      { path: '*', loader: toHome },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

@@ -14,13 +14,21 @@ export interface ServerInfo {
 interface SessionState {
   serverInfo: ServerInfo | null;
   user: User | null;
+  /**
+   * A shared (visitor) session passed its expirationTime: the server session is gone and the
+   * "session expired" dialog is up. The socket client and screens should stop when it is set.
+   */
+  expired: boolean;
   setServerInfo(info: ServerInfo): void;
   setUser(user: User | null): void;
+  setExpired(expired: boolean): void;
 }
 
 export const useSession = create<SessionState>((set) => ({
   serverInfo: null,
   user: null,
+  expired: false,
   setServerInfo: (serverInfo) => set({ serverInfo }),
   setUser: (user) => set({ user }),
+  setExpired: (expired) => set({ expired }),
 }));

@@ -3,7 +3,9 @@
 // active language.
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { detectLanguage, FALLBACK_LANGUAGE, type Language } from '@rastro/domain/language';
+import {
+  detectLanguage, effectiveLanguage, FALLBACK_LANGUAGE, normalizeLanguage, type Language,
+} from '@rastro/domain/language';
 
 type Messages = Record<string, unknown>;
 
@@ -49,6 +51,23 @@ export async function setLanguage(language: Language): Promise<void> {
   if (i18next.language === language) return;
   await ensureLoaded(language);
   await i18next.changeLanguage(language);
+}
+
+/** The language on screen now (always one we ship). */
+export function currentLanguage(): Language {
+  return normalizeLanguage(i18next.language) ?? FALLBACK_LANGUAGE;
+}
+
+/**
+ * Once the server info or the signed-in user is known, their `tarkan.lang` overrides the
+ * detected language (the user's wins over the server's). Before sign-in a `?locale=` in the
+ * address (also what the login screen's switcher sets) is an explicit choice and is kept.
+ */
+export async function applyAccountLanguage(serverAttributes?: Record<string, unknown>, userAttributes?: Record<string, unknown>): Promise<void> {
+  const userLang = userAttributes?.['tarkan.lang'];
+  const explicit = new URLSearchParams(window.location.search).get('locale');
+  if (!userAttributes && explicit) return;
+  await setLanguage(effectiveLanguage(currentLanguage(), serverAttributes?.['tarkan.lang'], userLang));
 }
 
 export { i18next };
