@@ -106,13 +106,25 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   return app;
 }
 
+/**
+ * Cache rules of the built client: hashed files under assets/ never change (a year, immutable);
+ * the page, the service worker and the manifest are re-checked on every load so a new version
+ * reaches people at once (the worker then offers it); anything else an hour.
+ */
+function webCacheHeaders(root: string, file: string, reply: { header(name: string, value: string): unknown }): void {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  if (relative.startsWith('assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+  else if (/^(index\.html|sw\.js|registerSW\.js|manifest\.webmanifest)$/.test(relative)) reply.header('Cache-Control', 'no-cache');
+  if (relative.endsWith('.webmanifest')) reply.header('Content-Type', 'application/manifest+json; charset=utf-8');
+}
+
 /** Serves the built client with an SPA fallback: any non-API HTML request gets index.html. */
 async function registerWebClient(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const root = ctx.config.webRoot ?? path.resolve(import.meta.dirname, '../../web/dist');
   const index = path.join(root, 'index.html');
   const hasClient = fs.existsSync(index);
   if (hasClient) {
-    await app.register(fastifyStatic, { root, wildcard: false, maxAge: 3600 * 1000 });
+    await app.register(fastifyStatic, { root, wildcard: false, maxAge: 3600 * 1000, setHeaders: (reply, file) => webCacheHeaders(root, file, reply) });
   }
   app.setNotFoundHandler((req, reply) => {
     const wantsHtml = (req.headers.accept ?? '').includes('text/html');
