@@ -10,6 +10,7 @@ import type { Visibility } from './access/visibility.ts';
 import type { Changes } from './realtime/changes.ts';
 import type { LiveFeed } from './realtime/live.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { Processing } from './processing/processing.ts';
 
 export interface AppContext {
   config: Config;
@@ -27,6 +28,11 @@ export interface AppContext {
   mailer: Mailer;
   /** Asks the process to restart this server in place (set when started with `onRestart`). */
   restart: (() => void) | null;
+  /**
+   * The position pipeline (device cache, writer, status), set by `startServices` once it runs;
+   * other ingest paths (binary protocols, demo fleet) submit decoded messages through it.
+   */
+  processing?: Processing;
   /** Hooks run on shutdown, last registered first (sockets, ingest ports, timers). */
   onClose: Array<() => Promise<void> | void>;
 }

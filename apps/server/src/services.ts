@@ -17,6 +17,7 @@ export async function startServices(ctx: AppContext, _options: { httpPort: numbe
   const bus = await startBus(ctx);
   ctx.onClose.push(() => bus.close());
   const processing = await startProcessing(ctx);
+  ctx.processing = processing;
   let osmandPort = 0;
   // Port 0 disables the OsmAnd listener (documented); tests pass a free port.
   if (ctx.config.osmandPort !== 0) {

@@ -90,7 +90,7 @@ describe.each(backends)('processing pipeline and writer (%s)', (backend) => {
     const pipeline = new Pipeline(server.rastro.ctx, devices, writer, defaultSteps());
     const started = Date.now();
     const t0 = Date.now();
-    await Promise.all(Array.from({ length: 9 }, (_, i) => pipeline.submit(message('size-1', i, t0 + i))));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => pipeline.submit(message('size-1', i, t0 + i))));
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(writer.stats.flushes).toBe(1);
   });

@@ -16,7 +16,27 @@ export interface PositionDraft extends DecodedFix {
 }
 
 export function draftFromFix(fix: DecodedFix, deviceId: number, serverTime: number): PositionDraft {
-  return { ...fix, id: null, deviceId, serverTime, address: null, geofenceIds: null };
+  // Spelled out rather than spread: this runs for every message.
+  return {
+    id: null,
+    deviceId,
+    protocol: fix.protocol,
+    serverTime,
+    deviceTime: fix.deviceTime,
+    fixTime: fix.fixTime,
+    outdated: fix.outdated,
+    valid: fix.valid,
+    latitude: fix.latitude,
+    longitude: fix.longitude,
+    altitude: fix.altitude,
+    speed: fix.speed,
+    course: fix.course,
+    accuracy: fix.accuracy,
+    address: null,
+    network: fix.network,
+    geofenceIds: null,
+    attributes: fix.attributes,
+  };
 }
 
 /** The stored columns of a draft (id comes from the database). */

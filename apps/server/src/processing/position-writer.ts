@@ -2,7 +2,7 @@
 // lastUpdate, positionId) are collected for a short while and written in ONE transaction per
 // flush — every ~25 ms or every 1,000 items — then ONE batch goes out on the live feed. A
 // message's HTTP answer waits for the flush holding its position (`write` resolves after commit).
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Position } from '@rastro/domain/entities';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../storage/schema.ts';
@@ -10,6 +10,7 @@ import { positionToJson } from '../positions/position-json.ts';
 import { liveDeviceJson, type DeviceEntry } from './device-cache.ts';
 import type { EventDraft } from './event-draft.ts';
 import { draftToColumns, type PositionColumns, type PositionDraft } from './position-draft.ts';
+import { insertPositionsQuery, updateDevicesQuery } from './writer-sql.ts';
 
 export interface WriteItem {
   entry: DeviceEntry;
@@ -47,8 +48,9 @@ class Batch {
     // Device-only batches have nobody waiting; a failure is logged, never unhandled.
     this.done.catch(() => undefined);
   }
+  /** Positions decide the size (device rows follow them); a device-only batch counts its devices. */
   get size(): number {
-    return this.items.length + this.devices.size;
+    return this.items.length || this.devices.size;
   }
 }
 
@@ -61,7 +63,7 @@ export class PositionWriter {
   private kickWhenDone = false;
   private readonly listeners: Array<(batch: FlushedBatch) => void> = [];
   /** Totals since start, for the benchmark and logs. */
-  readonly stats = { flushes: 0, positions: 0, deviceUpdates: 0, failures: 0 };
+  readonly stats = { flushes: 0, positions: 0, deviceUpdates: 0, failures: 0, commitMs: 0, maxCommitMs: 0 };
 
   constructor(
     private readonly ctx: AppContext,
@@ -141,8 +143,12 @@ export class PositionWriter {
 
   private async flush(batch: Batch): Promise<void> {
     let rows: PositionColumns[];
+    const started = performance.now();
     try {
       rows = await this.commit(batch);
+      const took = performance.now() - started;
+      this.stats.commitMs += took;
+      this.stats.maxCommitMs = Math.max(this.stats.maxCommitMs, took);
     } catch (error) {
       // A device deleted while its positions waited makes the insert fail (foreign key);
       // drop that device's items and try once more so the other devices are not lost.
@@ -187,15 +193,17 @@ export class PositionWriter {
 
   /** One transaction: positions (ids back in order), events, device rows. */
   private async commit(batch: Batch): Promise<PositionColumns[]> {
+    const dialect = this.ctx.storage.dialect;
     const rows = batch.items.map((i) => draftToColumns(i.position));
     const positionIds = new Map<DeviceEntry, number>();
     await this.ctx.storage.db.transaction().execute(async (trx) => {
       for (let start = 0; start < rows.length; start += CHUNK) {
         const chunk = rows.slice(start, start + CHUNK);
-        const returned = await trx.insertInto('positions').values(chunk).returning('id').execute();
+        const returned = await trx.executeQuery(insertPositionsQuery(dialect, chunk));
         // Ids are handed out in insertion order; sorting makes the pairing independent of
         // the order the database lists RETURNING rows in.
-        const ids = returned.map((r) => Number(r.id)).sort((a, b) => a - b);
+        const ids = returned.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+        if (ids.length !== chunk.length) throw new Error(`inserted ${chunk.length} positions, got ${ids.length} ids`);
         for (let k = 0; k < chunk.length; k++) {
           const item = batch.items[start + k]!;
           item.position.id = ids[k]!;
@@ -203,7 +211,13 @@ export class PositionWriter {
         }
       }
       await this.insertEvents(trx, batch.items);
-      await this.updateDevices(trx, [...batch.devices], positionIds);
+      const devices = [...batch.devices];
+      for (let start = 0; start < devices.length; start += CHUNK) {
+        const states = devices.slice(start, start + CHUNK).map((d) => ({
+          id: d.id, status: d.status, lastUpdate: d.lastUpdate, positionId: positionIds.get(d) ?? d.positionId,
+        }));
+        await trx.executeQuery(updateDevicesQuery(dialect, states));
+      }
     });
     for (const [entry, id] of positionIds) entry.positionId = id;
     return rows;
@@ -234,24 +248,16 @@ export class PositionWriter {
     }
   }
 
-  /** All device rows of the flush in one UPDATE … FROM (VALUES …) statement per chunk. */
-  private async updateDevices(trx: Transaction<Database>, devices: DeviceEntry[], positionIds: Map<DeviceEntry, number>): Promise<void> {
-    for (let start = 0; start < devices.length; start += CHUNK) {
-      const values = devices.slice(start, start + CHUNK).map((d) => {
-        const positionId = positionIds.get(d) ?? d.positionId;
-        // Casts give PostgreSQL the column types of the VALUES list; SQLite accepts them too.
-        return sql`(cast(${d.id} as bigint), cast(${d.status} as text), cast(${d.lastUpdate} as bigint), cast(${positionId} as bigint))`;
-      });
-      await sql`with v (id, status, "lastUpdate", "positionId") as (values ${sql.join(values)})
-        update devices set status = v.status, "lastUpdate" = v."lastUpdate", "positionId" = v."positionId"
-        from v where devices.id = v.id`.execute(trx);
-    }
-  }
-
   private publish(batch: Batch, rows: PositionColumns[]): void {
     const positions: Position[] = [];
     batch.items.forEach((item, k) => {
-      if (item.latest) positions.push(positionToJson({ id: item.position.id!, ...rows[k]! }));
+      if (!item.latest) return;
+      // positionToJson maps every column; the attribute and network objects are still in
+      // hand, so they are attached as they are instead of parsing back what was just written.
+      const json = positionToJson({ ...rows[k]!, id: item.position.id!, attributes: '', network: null });
+      json.attributes = item.position.attributes;
+      if (item.position.network) json.network = item.position.network;
+      positions.push(json);
     });
     const devices = [...batch.devices].map(liveDeviceJson);
     this.ctx.live.publish({
