@@ -4,6 +4,7 @@
 // admin, and forks a load generator (bench/lib/ingest-load.ts) that holds one keep-alive
 // connection per device plus a WebSocket on /api/socket, and sends at increasing rates.
 // Options: --devices 2000 --rates 2000,5000,8000,10000,12000,15000 --step 6 --grace 1.5 --warmup 3
+// --dir <parent of the temp data dir>
 // (a warm-up step at 2,000/s runs first and is not reported: JIT, connections, first fixes).
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,7 +41,8 @@ async function freePort(): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-bench-'));
+  // --dir /dev/shm puts the database in memory-backed files, to tell disk stalls from CPU ones.
+  const dataDir = fs.mkdtempSync(path.join(arg('dir', os.tmpdir()), 'rastro-bench-'));
   const uniqueIds = Array.from({ length: DEVICES }, (_, i) => `bench${String(i).padStart(6, '0')}`);
 
   // Devices go straight into the database before start: the bench measures ingest, not REST.

@@ -222,7 +222,7 @@ describe.each(backends)('OsmAnd ingest (%s)', (backend) => {
   });
 
   it('oversized headers and a broken request line do not take the server down', async () => {
-    const big = await osmand(server, '/?id=123456', { headers: { 'x-big': 'a'.repeat(64 * 1024) } }).catch(() => ({ status: 431, text: '' }));
+    const big = await osmand(server, '/?id=123456', { headers: { 'x-big': 'a'.repeat(64 * 1024) } });
     expect(big.status).toBe(431);
     const net = await import('node:net');
     const url = new URL(server.osmandUrl);
@@ -234,6 +234,30 @@ describe.each(backends)('OsmAnd ingest (%s)', (backend) => {
       socket.on('error', () => resolve(text));
     });
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    expect((await osmand(server, '/?id=123456&lat=1&lon=2')).status).toBe(200);
+  });
+
+  it('a sender too slow with its request is cut off with 408, and the port keeps serving', async () => {
+    const { startOsmandServer } = await import('../src/ingest/osmand/osmand-server.ts');
+    const ctx = server.rastro.ctx;
+    const slowPort = await startOsmandServer(ctx, ctx.processing!.pipeline, {
+      host: '127.0.0.1', port: 0, headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100,
+    });
+    try {
+      const net = await import('node:net');
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve) => {
+        const socket = net.connect(slowPort.port, '127.0.0.1', () => socket.write('GET /?id=123456&lat=1&lon=2 HTTP/1.1\r\nHost: x\r\n'));
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('close', () => resolve(text));
+        socket.on('error', () => resolve(text));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await slowPort.close();
+    }
     expect((await osmand(server, '/?id=123456&lat=1&lon=2')).status).toBe(200);
   });
 

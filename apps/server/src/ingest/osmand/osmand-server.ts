@@ -24,6 +24,11 @@ export interface OsmandServerOptions {
   host: string;
   port: number;
   takeQueuedCommand?: TakeQueuedCommand;
+  /** Time allowed to send the headers / the whole request (slow senders are cut off). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** How often Node looks for requests past those limits. */
+  checkIntervalMs?: number;
 }
 
 export interface OsmandServer {
@@ -109,8 +114,9 @@ export async function startOsmandServer(ctx: AppContext, pipeline: Pipeline, opt
     {
       keepAlive: true,
       // Slow or silent senders lose their connection instead of holding it forever.
-      headersTimeout: 10_000,
-      requestTimeout: 30_000,
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      connectionsCheckingInterval: options.checkIntervalMs ?? 2_000,
       maxHeaderSize: 16 * 1024,
     },
     (req, res) => {
