@@ -325,6 +325,22 @@ describe.each(backends)('OsmAnd ingest (%s)', (backend) => {
     expect(attrs[2]!.totalDistance).toBeCloseTo(2 * step, 2);
   });
 
+  it('after PUT /api/devices/:id/accumulators the odometer continues from the new total', async () => {
+    const device = await createDevice(server, 'acc-1');
+    expect((await osmand(server, '/?id=acc-1&timestamp=1700000001&lat=0&lon=0')).status).toBe(200);
+    const admin = await server.admin();
+    const res = await admin.put(`/api/devices/${device.id}/accumulators`, { deviceId: device.id, totalDistance: 100_000 });
+    expect(res.status).toBe(204);
+    // The device cache follows the change asynchronously; give it a moment.
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await osmand(server, '/?id=acc-1&timestamp=1700000002&lat=0.01&lon=0')).status).toBe(200);
+    const last = (await positionsOf(server, device.id)).at(-1)!;
+    const attrs = JSON.parse(last.attributes) as { distance: number; totalDistance: number };
+    expect(attrs.distance).toBeGreaterThan(1000);
+    expect(attrs.totalDistance).toBeCloseTo(100_000 + attrs.distance, 2);
+    expect((await deviceRow(server, device.id)).positionId).toBe(last.id);
+  });
+
   it('a notificationToken is kept on the device once', async () => {
     const device = await createDevice(server, 'token-1');
     for (let i = 0; i < 2; i++) {

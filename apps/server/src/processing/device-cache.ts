@@ -85,7 +85,7 @@ export class DeviceCache {
     return this.byUnique.get(uniqueId);
   }
 
-  /** Loads the device's latest stored position once, when the device first sends. */
+  /** Loads the device's latest stored position when the device first sends (and after another writer stored a newer one). */
   async ensureLast(entry: DeviceEntry): Promise<void> {
     if (entry.lastLoaded) return;
     if (entry.positionId !== null) {
@@ -94,8 +94,10 @@ export class DeviceCache {
         .selectAll()
         .where('id', '=', entry.positionId)
         .executeTakeFirst();
-      // A newer position may have been processed meanwhile; keep that one.
-      if (!entry.lastLoaded && row) entry.last = draftFromRow(row);
+      // Replace only a stored position by a newer stored one: a position still waiting for
+      // its flush (id null) is by definition the newest and stays.
+      const current = entry.last;
+      if (row && (current === null || (current.id !== null && row.id > current.id))) entry.last = draftFromRow(row);
     }
     entry.lastLoaded = true;
   }
@@ -124,6 +126,12 @@ export class DeviceCache {
       existing.uniqueId = row.uniqueId;
       existing.row = row;
       existing.json = deviceToJson(row);
+      // Someone else stored a newer latest position (PUT …/accumulators stores a copy of the
+      // latest with a new odometer): take it, and load it before the device's next message.
+      if (row.positionId !== null && (existing.positionId === null || row.positionId > existing.positionId)) {
+        existing.positionId = row.positionId;
+        existing.lastLoaded = false;
+      }
       this.byUnique.set(row.uniqueId, existing);
       return;
     }
