@@ -19,6 +19,7 @@ import { groupsRoutes } from './groups/groups-routes.ts';
 import { permissionsRoutes } from './permissions/permissions-routes.ts';
 import { positionsRoutes } from './positions/positions-routes.ts';
 import { socketRoutes } from './realtime/socket-routes.ts';
+import { weatherRoutes } from './weather/weather-routes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -101,6 +102,7 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   await permissionsRoutes(app, ctx);
   await positionsRoutes(app, ctx);
   await socketRoutes(app, ctx);
+  await weatherRoutes(app, ctx);
 
   await registerWebClient(app, ctx);
   return app;

@@ -32,6 +32,14 @@ export interface Config {
   socketKeepaliveMs: number;
   /** Milliseconds between two reports of each demo vehicle. */
   demoIntervalMs: number;
+  /** Header weather providers' base URLs (null = "off"); see weather/weather-providers.ts. */
+  weather: WeatherConfig;
+}
+
+export interface WeatherConfig {
+  ipUrl: string | null;
+  geoUrl: string | null;
+  forecastUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -81,6 +89,13 @@ function trustProxy(env: Env): string | false {
   return parts.join(',');
 }
 
+/** A provider base URL: the default when unset, null when "off". */
+function providerUrl(env: Env, name: string, fallback: string): string | null {
+  const raw = env[name]?.trim();
+  if (raw && raw.toLowerCase() === 'off') return null;
+  return url(env, name, ['http:', 'https:']) ?? fallback;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const license = (env.RASTRO_LICENSE ?? 'plus').trim().toLowerCase() || 'plus';
   if (license !== 'plus' && license !== 'basic') {
@@ -116,5 +131,10 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     socketKeepaliveMs: int(env, 'RASTRO_SOCKET_KEEPALIVE_MS', 55_000, 50, 3_600_000),
     demoIntervalMs: int(env, 'RASTRO_DEMO_INTERVAL_MS', 5_000, 50, 3_600_000),
+    weather: {
+      ipUrl: providerUrl(env, 'RASTRO_WEATHER_IP_URL', 'https://api.ipify.org'),
+      geoUrl: providerUrl(env, 'RASTRO_WEATHER_GEO_URL', 'http://ip-api.com/json'),
+      forecastUrl: providerUrl(env, 'RASTRO_WEATHER_FORECAST_URL', 'https://api.open-meteo.com/v1/forecast'),
+    },
   };
 }
