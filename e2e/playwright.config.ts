@@ -6,7 +6,8 @@ import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: './tests',
-  outputDir: './test-results',
+  // Another run in the same checkout (several people work here) can point elsewhere.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',
   globalSetup: './global-setup.ts',
   fullyParallel: false,
   workers: 1,

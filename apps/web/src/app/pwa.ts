@@ -24,6 +24,8 @@ export async function registerWorker(): Promise<void> {
   if (!('serviceWorker' in navigator)) return;
   const { registerSW } = await import('virtual:pwa-register');
   const updateSW = registerSW({
+    // Called after the page's load event already.
+    immediate: true,
     onNeedRefresh() {
       usePwa.setState({ needRefresh: true, update: () => updateSW(true) });
     },

@@ -1,0 +1,38 @@
+// Languages (spec §1): ?locale= first, then the browser language; <html lang> follows the
+// active language; the login screen switches between pt-BR, Español and English.
+import { expect, test } from '@playwright/test';
+import { en, es, pt } from '../support/texts.ts';
+
+test('?locale=es gives Spanish and <html lang="es">', async ({ page }) => {
+  await page.goto('/login?locale=es');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { name: es.login!.title! })).toBeVisible();
+  await expect(page.getByLabel(es.login!.username!)).toBeVisible();
+});
+
+test('the browser language decides without ?locale=, and unknown ones fall back to English', async ({ browser }) => {
+  for (const [locale, heading, lang] of [['es-AR', es.login!.title!, 'es'], ['en-GB', en.login!.title!, 'en'], ['de-DE', en.login!.title!, 'en'], ['pt-BR', pt.login!.title!, 'pt-BR']] as const) {
+    const context = await browser.newContext({ locale, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    await context.close();
+  }
+});
+
+test('the switcher on the login screen changes the language and keeps it in the address', async ({ page }) => {
+  await page.goto('/login?to=%2Fdevices');
+  const switcher = page.getByRole('navigation', { name: pt.languages!.label! });
+  await switcher.getByRole('button', { name: 'English' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { name: en.login!.title! })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
+  expect(new URL(page.url()).searchParams.get('locale')).toBe('en');
+  expect(new URL(page.url()).searchParams.get('to')).toBe('/devices');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: en.login!.title! })).toBeVisible();
+  await page.getByRole('button', { name: 'Español' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('button', { name: es.login!.signIn! })).toBeVisible();
+});
