@@ -30,6 +30,16 @@ const GRACE_SECONDS = Number(arg('grace', '1.5'));
 const PASSWORD = 'bench-admin';
 const TARGET = { rate: 10_000, p99: 250 };
 
+/** Microseconds some task waited for a CPU (Linux PSI); shows how contended the machine was. */
+function cpuPressureUs(): number | null {
+  try {
+    const m = /some .*total=(\d+)/.exec(fs.readFileSync('/proc/pressure/cpu', 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 async function freePort(): Promise<number> {
   const net = await import('node:net');
   return new Promise((resolve) => {
@@ -100,12 +110,13 @@ async function main(): Promise<void> {
   loopDelay.enable();
   const writerStats = () => ({ ...rastro.ctx.processing!.writer.stats });
   let writer0 = writerStats();
+  let pressure0 = cpuPressureUs();
   let batches0 = 0;
   let positions0 = 0;
   const results: Array<{ rate: number; sustained: number; p99: number }> = [];
 
   console.log(
-    'target/s  sent/s  stored/s  fail  backlog  resp p50/p99 ms  socket p50/p99/max ms  publish p99 ms  server CPU  loadgen CPU  pos/flush  commit avg/max  loop p99 ms',
+    'target/s  sent/s  stored/s  fail  backlog  resp p50/p99 ms  socket p50/p99/max ms  publish p99 ms  server CPU  loadgen CPU  pos/flush  commit avg/max  loop p99 ms  CPU wait',
   );
   await new Promise<void>((resolve, reject) => {
     child.on('error', reject);
@@ -119,6 +130,7 @@ async function main(): Promise<void> {
         batches0 = liveBatches;
         positions0 = livePositions;
         writer0 = writerStats();
+        pressure0 = cpuPressureUs();
         loopDelay.reset();
       }
       if (m.type === 'step') {
@@ -130,6 +142,8 @@ async function main(): Promise<void> {
         const sustained = r.ok / STEP_SECONDS;
         const delay = r.socket ?? pub;
         results.push({ rate: r.rate, sustained, p99: delay.p99 });
+        const pressure1 = cpuPressureUs();
+        const psi = pressure0 !== null && pressure1 !== null ? ((pressure1 - pressure0) / 1000 / wall) * 100 : Number.NaN;
         const w = writerStats();
         const flushes = Math.max(1, w.flushes - writer0.flushes);
         const perFlush = (w.positions - writer0.positions) / flushes;
@@ -151,6 +165,7 @@ async function main(): Promise<void> {
             fmt(perFlush, 0).padStart(10),
             `${fmt(commitAvg)}/${fmt(w.maxCommitMs)}`.padStart(14),
             `${fmt(loopDelay.percentile(99) / 1e6)}`.padStart(12),
+            `${fmt(psi, 0)}%`.padStart(9),
           ].join(' '),
         );
       }
@@ -162,7 +177,9 @@ async function main(): Promise<void> {
   });
 
   const stored = await rastro.ctx.storage.db.selectFrom('positions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  console.log(`\ndelay measured ${socketOk ? 'from request sent to the /api/socket message (admin)' : 'to the in-process live feed publish (the socket did not open)'}`);
+  console.log('\nCPU wait: share of the step during which some task on the machine waited for a CPU (Linux PSI);');
+  console.log('high values mean other work competed for the 2 cores and the figures above are pessimistic.');
+  console.log(`delay measured ${socketOk ? 'from request sent to the /api/socket message (admin)' : 'to the in-process live feed publish (the socket did not open)'}`);
   console.log(`positions stored: ${stored.n}`);
   const passing = results.filter((r) => r.sustained >= r.rate * 0.97 && r.p99 < TARGET.p99);
   const best = passing.reduce((a, b) => (b.sustained > a.sustained ? b : a), { rate: 0, sustained: 0, p99: Number.NaN });
