@@ -82,7 +82,7 @@ export function RouteError() {
   }, [error]);
   return (
     <main className="auth-screen">
-      <div className="auth-card" role="alert">
+      <div className="auth-card ls-stack" role="alert">
         <h1 className="auth-title">{t('app.errorTitle')}</h1>
         <p className="ls-text">{t('app.errorText')}</p>
         <button type="button" className="ls-button" onClick={() => window.location.reload()}>
