@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   const results: Array<{ rate: number; sustained: number; p99: number }> = [];
 
   console.log(
-    'target/s  sent/s  stored/s  fail  backlog  resp p50/p99 ms  socket p50/p99/max ms  publish p99 ms  server CPU  loadgen CPU  pos/flush  commit avg/max  loop p99 ms  CPU wait',
+    'target/s  sent/s  stored/s  fail  backlog  resp p50/p99 ms  socket p50/p99/max ms  publish p99 ms  server CPU  CPU µs/pos  loadgen CPU  pos/flush  commit avg/max  loop p99 ms  CPU wait',
   );
   await new Promise<void>((resolve, reject) => {
     child.on('error', reject);
@@ -161,6 +161,7 @@ async function main(): Promise<void> {
             (r.socket ? `${fmt(r.socket.p50)}/${fmt(r.socket.p99)}/${fmt(r.socket.max, 0)}` : 'no socket').padStart(22),
             fmt(pub.p99).padStart(15),
             `${fmt(((cpu.user + cpu.system) / 1000 / wall) * 100, 0)}%`.padStart(11),
+            fmt((cpu.user + cpu.system) / Math.max(1, r.ok), 0).padStart(11),
             `${fmt(r.cpuPercent, 0)}%`.padStart(12),
             fmt(perFlush, 0).padStart(10),
             `${fmt(commitAvg)}/${fmt(w.maxCommitMs)}`.padStart(14),
@@ -177,7 +178,8 @@ async function main(): Promise<void> {
   });
 
   const stored = await rastro.ctx.storage.db.selectFrom('positions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  console.log('\nCPU wait: share of the step during which some task on the machine waited for a CPU (Linux PSI);');
+  console.log('\nCPU µs/pos: server CPU time (whole process: HTTP, pipeline, SQLite, socket fan-out) per stored position.');
+  console.log('CPU wait: share of the step during which some task on the machine waited for a CPU (Linux PSI);');
   console.log('high values mean other work competed for the 2 cores and the figures above are pessimistic.');
   console.log(`delay measured ${socketOk ? 'from request sent to the /api/socket message (admin)' : 'to the in-process live feed publish (the socket did not open)'}`);
   console.log(`positions stored: ${stored.n}`);
