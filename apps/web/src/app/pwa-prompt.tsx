@@ -1,7 +1,7 @@
 // "A new version is available" (NEW_VERSION_AVAILABLE, spec §1): update now or later.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePwa } from './pwa.ts';
+import { usePwa } from './pwa-store.ts';
 
 export function PwaPrompt() {
   const { t } = useTranslation();

@@ -2,20 +2,7 @@
 // registered in production builds only; when a new version is installed and waiting, the
 // store's `needRefresh` raises the prompt (pwa-prompt.tsx) whose accept button activates it
 // and reloads into it.
-import { create } from 'zustand';
-
-interface PwaState {
-  needRefresh: boolean;
-  /** Activates the waiting worker and reloads the page once it controls it. */
-  update: (() => Promise<void>) | null;
-  dismiss(): void;
-}
-
-export const usePwa = create<PwaState>((set) => ({
-  needRefresh: false,
-  update: null,
-  dismiss: () => set({ needRefresh: false }),
-}));
+import { usePwa } from './pwa-store.ts';
 
 /** A long-lived page (a control room screen) looks for a new version every hour. */
 export const UPDATE_CHECK_MS = 60 * 60 * 1000;
