@@ -1,49 +1,75 @@
-// The signed-in shell's layout route (all session screens render inside its <Outlet/>).
-// A small working version: the shell engineer replaces it with the map, header and menus.
-// Keep `export function Component`, the `share-countdown` test id for shared users and a
-// logout control (e2e/tests rely on them).
+// The signed-in shell: the layout route of every session screen (they render in its <Outlet/>).
+// Desktop: header, side menu, and the map filling the rest with screens in a panel over it.
+// Mobile (≤ 768 px or a mobile browser): header, the map, screens as bottom sheets and a bottom
+// navigation bar. Shared users get no menu and a full-width map; QR drivers never get here.
+// The component library, the query client and the live session live in this lazily loaded
+// chunk (MapLibre loads later still, from the map view), so public screens stay light.
 import '@mantine/core/styles.css';
-import { Badge, Button, Group, MantineProvider, Text } from '@mantine/core';
+import './shell.css';
+import { useMemo } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
+import { Navigate, Outlet } from 'react-router';
+import { isQrDriver, isSharedUser } from '@rastro/domain/permissions';
+import type { MenuContext } from '@rastro/domain/menus';
 import { useSession } from '../session-store.ts';
-import { useShareCountdown } from '../session-expiry-countdown.ts';
 import { theme } from '../theme.ts';
-import { signOut } from '../../features/auth/session.ts';
-import { useProductName } from '../../ui/light.tsx';
+import { Header } from '../../features/header/header.tsx';
+import { MapView } from '../../features/map/map-view.tsx';
+import { useMobileLayout } from './layout.ts';
+import { visibleSideEntries } from './menu-availability.ts';
+import { BottomNav, SideMenu } from './navigation.tsx';
+import { queryClient } from './query-client.ts';
+import { ScreenPanel } from './screen-panel.tsx';
+import { UserMenu } from './user-menu.tsx';
+import { useLiveSession } from './use-live-session.ts';
 
-function ShareCountdown() {
+function useMenuContext(): MenuContext | null {
+  const user = useSession((s) => s.user);
+  const serverInfo = useSession((s) => s.serverInfo);
+  return useMemo(
+    () => (user && serverInfo ? { user, server: { plus: serverInfo.plus, attributes: serverInfo.server.attributes } } : null),
+    [user, serverInfo],
+  );
+}
+
+function ShellLayout() {
   const { t } = useTranslation();
-  const left = useShareCountdown();
-  if (!left) return null;
+  const mobile = useMobileLayout();
+  const user = useSession((s) => s.user);
+  const context = useMenuContext();
+  const shared = user ? isSharedUser(user) : false;
+  const reload = useLiveSession(user?.id ?? null, user?.administrator === true);
+  const entries = context && !shared ? visibleSideEntries(context) : [];
+  const showNavigation = !shared && context !== null;
+
   return (
-    <Badge size="lg" variant="light" data-testid="share-countdown" aria-live="off">
-      {t('session.expiresIn')} {t(`countdown.${left.unit}`, { count: left.value })}
-    </Badge>
+    <div className={`shell ${mobile ? 'is-mobile' : 'is-desktop'}${shared ? ' is-shared' : ''}`} data-testid="shell">
+      <a className="skip-link" href="#map">{t('shell.skipToMap')}</a>
+      <Header mobile={mobile} userMenu={<UserMenu context={context} />} />
+      <div className="shell-body">
+        {showNavigation && !mobile && <SideMenu entries={entries} />}
+        <main className="shell-main">
+          <MapView onRetry={reload} compact={mobile} />
+          <ScreenPanel mobile={mobile}>
+            <Outlet />
+          </ScreenPanel>
+        </main>
+      </div>
+      {showNavigation && mobile && <BottomNav entries={entries} />}
+    </div>
   );
 }
 
 export function Component() {
-  const { t } = useTranslation();
   const user = useSession((s) => s.user);
-  const product = useProductName();
-  const shared = user?.attributes?.isShared !== undefined && user?.attributes?.isShared !== null;
+  if (user && isQrDriver(user)) return <Navigate to="/qr-driver" replace />;
   return (
     <MantineProvider theme={theme}>
-      <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-        <Group component="header" justify="space-between" wrap="nowrap" px="md" h={52} bg="rastro.8" c="white">
-          <Text fw={700} size="lg" component="span">{product}</Text>
-          <Group gap="sm" wrap="nowrap">
-            {shared ? <ShareCountdown /> : <Text component="span" size="sm" truncate maw={180}>{user?.name}</Text>}
-            <Button variant="white" size="xs" onClick={() => void signOut()}>
-              {t('session.logout')}
-            </Button>
-          </Group>
-        </Group>
-        <main style={{ flex: 1, position: 'relative', background: '#e8edf3' }} aria-label={product}>
-          <Outlet />
-        </main>
-      </div>
+      <QueryClientProvider client={queryClient}>
+        <ShellLayout />
+      </QueryClientProvider>
     </MantineProvider>
   );
 }

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { Device, Position } from '@rastro/domain/entities';
+import { baseStyle, DEFAULT_TILE_URL, graticule, OSM_ATTRIBUTION, tileUrlOf } from './base-style.ts';
+import { diffMarkers, isEmptyDiff, labelImageId, markerOf, markersOf } from './device-features.ts';
+import { boundsOf, DEFAULT_ZOOM, initialView, SAO_PAULO, validCoordinates, viewZoom } from './initial-view.ts';
+
+const device = (id: number, extra: Partial<Device> = {}): Device => ({
+  id, name: `Car ${id}`, uniqueId: `u${id}`, status: 'online', disabled: false, lastUpdate: null, positionId: null, groupId: null,
+  calendarId: null, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {}, ...extra,
+});
+const position = (deviceId: number, latitude: number, longitude: number, extra: Partial<Position> = {}): Position => ({
+  id: deviceId * 100, deviceId, protocol: 'osmand', serverTime: '', deviceTime: '', fixTime: '', valid: true, latitude, longitude,
+  altitude: 0, speed: 0, course: 90, accuracy: 0, attributes: {}, ...extra,
+});
+
+describe('initial view (spec §9)', () => {
+  it('uses the user first, then the server, with their zoom', () => {
+    expect(initialView({ latitude: -30, longitude: -51, zoom: 12 }, { latitude: -23, longitude: -46, zoom: 9 })).toEqual({
+      kind: 'center', center: [-51, -30], zoom: 12, from: 'user',
+    });
+    expect(initialView({ latitude: 0, longitude: 0, zoom: 0 }, { latitude: -23, longitude: -46, zoom: 9 })).toEqual({
+      kind: 'center', center: [-46, -23], zoom: 9, from: 'server',
+    });
+  });
+
+  it('defaults the zoom to 17 when the chosen source gives none', () => {
+    expect(initialView(null, { latitude: -23.55, longitude: -46.63, zoom: 0 })).toMatchObject({ zoom: DEFAULT_ZOOM, from: 'server' });
+    expect(viewZoom(undefined)).toBe(17);
+    expect(viewZoom(-3)).toBe(17);
+    expect(viewZoom(25)).toBe(19);
+    expect(viewZoom(0.5)).toBe(1);
+  });
+
+  it('accepts only non-zero coordinates in range', () => {
+    expect(validCoordinates({ latitude: -23.5, longitude: -46.6 })).toBe(true);
+    expect(validCoordinates({ latitude: 0, longitude: -46.6 })).toBe(false);
+    expect(validCoordinates({ latitude: -23.5, longitude: 0 })).toBe(false);
+    expect(validCoordinates({ latitude: 91, longitude: 10 })).toBe(false);
+    expect(validCoordinates({ latitude: 10, longitude: -181 })).toBe(false);
+    expect(validCoordinates({ latitude: Number.NaN, longitude: 10 })).toBe(false);
+    expect(validCoordinates({ latitude: null, longitude: 10 })).toBe(false);
+    expect(validCoordinates(null)).toBe(false);
+  });
+
+  it('fits the devices without coordinates, else shows São Paulo', () => {
+    const positions = [position(1, -23, -46), position(2, -22, -43), position(3, 0, 0)];
+    expect(initialView({ latitude: 0, longitude: 0 }, { latitude: 0, longitude: 0 }, positions)).toEqual({
+      kind: 'fit', bounds: [[-46, -23], [-43, -22]],
+    });
+    expect(initialView(undefined, undefined, [])).toMatchObject({ kind: 'center', center: SAO_PAULO, from: 'default' });
+    expect(boundsOf([position(1, 95, 10)])).toBeNull();
+  });
+});
+
+describe('base style', () => {
+  it('uses tarkan.tileUrl when it is a tile template, else OpenStreetMap', () => {
+    expect(tileUrlOf(undefined)).toBe(DEFAULT_TILE_URL);
+    expect(tileUrlOf({ 'tarkan.tileUrl': 'https://tiles.example.com/{z}/{x}/{y}.png' })).toBe('https://tiles.example.com/{z}/{x}/{y}.png');
+    expect(tileUrlOf({ 'tarkan.tileUrl': 'javascript:alert(1)//{z}{x}{y}' })).toBe(DEFAULT_TILE_URL);
+    expect(tileUrlOf({ 'tarkan.tileUrl': 'https://tiles.example.com/static.png' })).toBe(DEFAULT_TILE_URL);
+    expect(tileUrlOf({ 'tarkan.tileUrl': 42 })).toBe(DEFAULT_TILE_URL);
+  });
+
+  it('draws a plain base under the tiles and the markers above, with the OSM attribution', () => {
+    const style = baseStyle(DEFAULT_TILE_URL);
+    expect(style.layers.map((l) => l.id)).toEqual(['base', 'graticule-coarse', 'graticule-fine', 'osm', 'devices-circle', 'devices-label']);
+    expect(style.sources.osm).toMatchObject({ type: 'raster', tiles: [DEFAULT_TILE_URL], tileSize: 256, attribution: OSM_ATTRIBUTION });
+    expect(OSM_ATTRIBUTION).toBe('© OpenStreetMap contributors');
+    // No glyphs or sprites: nothing in the style needs the network besides the tiles.
+    expect(style.glyphs).toBeUndefined();
+    expect(style.sprite).toBeUndefined();
+  });
+
+  it('generates meridians and parallels', () => {
+    const lines = graticule(10).features;
+    expect(lines).toHaveLength(37 + 17);
+    expect(lines[0]!.geometry.coordinates).toEqual([[-180, -85], [-180, 85]]);
+    expect(lines.filter((l) => l.properties.major).length).toBeGreaterThan(0);
+  });
+});
+
+describe('device markers', () => {
+  it('needs a device and a valid position; disabled devices are left out', () => {
+    expect(markerOf(device(1), position(1, -23.5, -46.6))).toMatchObject({ id: 1, latitude: -23.5, longitude: -46.6, name: 'Car 1', status: 'online', course: 90 });
+    expect(markerOf(device(1), undefined)).toBeNull();
+    expect(markerOf(undefined, position(1, 1, 1))).toBeNull();
+    expect(markerOf(device(1, { disabled: true }), position(1, 1, 1))).toBeNull();
+    expect(markerOf(device(1), position(1, 100, 1))).toBeNull();
+    expect(markerOf(device(1, { status: 'weird' as never }), position(1, 1, 1))?.status).toBe('unknown');
+  });
+
+  it('diffs snapshots into adds, moves, property changes and removals', () => {
+    const before = markersOf({ 1: device(1), 2: device(2), 3: device(3) }, { 1: position(1, 1, 1), 2: position(2, 2, 2), 3: position(3, 3, 3) });
+    const after = markersOf(
+      { 1: device(1), 2: device(2, { status: 'offline', name: 'Truck' }), 4: device(4) },
+      { 1: position(1, 1.5, 1), 2: position(2, 2, 2), 4: position(4, 4, 4) },
+    );
+    const diff = diffMarkers(before, after);
+    expect(diff.remove).toEqual([3]);
+    expect(diff.add.map((f) => f.id)).toEqual([4]);
+    expect(diff.add[0]).toMatchObject({ geometry: { coordinates: [4, 4] }, properties: { label: labelImageId('Car 4') } });
+    expect(diff.update).toEqual([
+      { id: 1, newGeometry: { type: 'Point', coordinates: [1, 1.5] } },
+      {
+        id: 2,
+        addOrUpdateProperties: [
+          { key: 'name', value: 'Truck' },
+          { key: 'label', value: 'label:Truck' },
+          { key: 'status', value: 'offline' },
+        ],
+      },
+    ]);
+    expect(isEmptyDiff(diffMarkers(after, after))).toBe(true);
+  });
+});

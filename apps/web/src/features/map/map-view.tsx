@@ -1,0 +1,125 @@
+// The map under every screen. Loads MapLibre lazily (after sign-in, inside the shell), attaches
+// the session's one map to this container and keeps its markers in line with the live store.
+// Shows the loading, error and empty states, and a note while the live connection is down.
+import { useEffect, useRef, useState } from 'react';
+import { Button, Loader } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session-store.ts';
+import { useLive } from '../../live/live-store.ts';
+import { tileUrlOf } from './base-style.ts';
+import { initialView } from './initial-view.ts';
+import './map.css';
+
+type MapState = 'loading' | 'ready' | 'error';
+
+function LiveStatus({ onRetry }: { onRetry: () => void }) {
+  const { t } = useTranslation();
+  const status = useLive((s) => s.status);
+  const socket = useLive((s) => s.socket);
+  const hasMarkers = useLive((s) => Object.keys(s.positions).some((id) => s.devices[Number(id)]));
+  const [wasOpen, setWasOpen] = useState(false);
+  if (socket === 'open' && !wasOpen) setWasOpen(true);
+
+  if (status === 'loading') {
+    return (
+      <div className="map-note" role="status" data-testid="map-devices-loading">
+        <Loader size={14} color="rastro.7" /> {t('map.devicesLoading')}
+      </div>
+    );
+  }
+  if (status === 'error') {
+    return (
+      <div className="map-note is-error" role="alert">
+        <span>{t('map.devicesError')}</span>
+        <Button size="compact-sm" variant="light" color="red.9" onClick={onRetry}>{t('map.retry')}</Button>
+      </div>
+    );
+  }
+  if (wasOpen && socket !== 'open') {
+    return <div className="map-note is-warning" role="status" data-testid="map-reconnecting">{t('map.reconnecting')}</div>;
+  }
+  if (status === 'ready' && !hasMarkers) {
+    return <div className="map-note" role="status" data-testid="map-empty">{t('map.empty')}</div>;
+  }
+  return null;
+}
+
+export function MapView({ onRetry, compact }: { onRetry: () => void; compact: boolean }) {
+  const { t } = useTranslation();
+  const container = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<MapState>('loading');
+
+  useEffect(() => {
+    let cancelled = false;
+    let unsubscribe: (() => void) | null = null;
+    let detach: (() => void) | null = null;
+    const { user, serverInfo } = useSession.getState();
+    const live = useLive.getState();
+    const setup = {
+      tileUrl: tileUrlOf(serverInfo?.server.attributes),
+      view: initialView(user, serverInfo?.server, Object.values(live.positions)),
+      compactAttribution: compact,
+      locale: {
+        'NavigationControl.ZoomIn': t('map.zoomIn'),
+        'NavigationControl.ZoomOut': t('map.zoomOut'),
+        'NavigationControl.ResetBearing': t('map.resetBearing'),
+        'AttributionControl.ToggleAttribution': t('map.toggleAttribution'),
+        'Map.Title': t('map.label'),
+      },
+    };
+    import('./map-engine.ts')
+      .then(({ mapEngine }) => {
+        const element = container.current;
+        if (cancelled || !element) return;
+        const engine = mapEngine(setup);
+        try {
+          engine.attach(element, () => !cancelled && setState('ready'));
+        } catch (error) {
+          console.error(error);
+          setState('error');
+          return;
+        }
+        detach = () => engine.detach();
+        engine.exposeTestHook();
+        const sync = () => {
+          const s = useLive.getState();
+          engine.sync(s.devices, s.positions);
+        };
+        sync();
+        unsubscribe = useLive.subscribe((s, prev) => {
+          if (s.devices !== prev.devices || s.positions !== prev.positions) sync();
+        });
+      })
+      .catch((error: unknown) => {
+        console.error(error);
+        if (!cancelled) setState('error');
+      });
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+      detach?.();
+    };
+    // The map is set up once per session; later changes reach it through the store.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  return (
+    <div className="map-area" role="region" aria-label={t('map.label')} id="map" tabIndex={-1}>
+      <div ref={container} className="map-container" data-testid="map" data-state={state} />
+      {state === 'loading' && (
+        <div className="map-overlay" role="status">
+          <Loader size="sm" color="rastro.7" />
+          <span>{t('map.loading')}</span>
+        </div>
+      )}
+      {state === 'error' && (
+        <div className="map-overlay is-error" role="alert">
+          <span>{t('map.error')}</span>
+        </div>
+      )}
+      <div className="map-notes">
+        <LiveStatus onRetry={onRetry} />
+      </div>
+    </div>
+  );
+}
