@@ -139,6 +139,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_WEB_ROOT = webRoot;
   process.env.E2E_SERVER_LOG = log;
+  process.env.E2E_OSMAND_PORT = String(osmandPort);
 
   return async () => {
     if (server.exitCode === null) {

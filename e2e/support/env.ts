@@ -22,6 +22,10 @@ export const env = {
   get webRoot() {
     return required('E2E_WEB_ROOT');
   },
+  /** The server's OsmAnd device port (tests post positions to it). */
+  get osmandPort() {
+    return Number(required('E2E_OSMAND_PORT'));
+  },
 };
 
 export const screenshotsDir = path.join(repoRoot, 'e2e/screenshots');
