@@ -25,6 +25,7 @@ const TYPECHECK = [
   'packages/domain',
   'apps/server',
   'apps/web',
+  'e2e',
 ];
 
 const PLAYWRIGHT_CONFIG = 'e2e/playwright.config.ts';
