@@ -1,8 +1,8 @@
 // Starts what the browser tests run against, once per run:
-//   1. builds the web client when apps/web/dist is missing or older than its sources;
-//   2. copies the build to a temporary web root (the PWA test publishes a "new version" there);
-//   3. a local SMTP server that writes every mail it receives to a folder (support/mail.ts);
-//   4. the real server (node --import tsx apps/server/src/main.ts) on free ports over a fresh
+//   1. a temporary web root with the built client: a copy of apps/web/dist when it is up to
+//      date, else a fresh build (the PWA test publishes a "new version" there);
+//   2. a local SMTP server that writes every mail it receives to a folder (support/mail.ts);
+//   3. the real server (node --import tsx apps/server/src/main.ts) on free ports over a fresh
 //      SQLite database, demo off, with a known admin password.
 // Tests find them through E2E_* environment variables; the returned function stops them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -40,20 +40,47 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-/** Builds apps/web unless dist is newer than every source it is made from. */
-function buildWebIfNeeded(): void {
-  const built = fs.existsSync(path.join(web, 'dist/index.html')) ? fs.statSync(path.join(web, 'dist/index.html')).mtimeMs : 0;
+/** apps/web/dist is at least as new as every source it is made from. */
+function distIsFresh(): boolean {
+  const index = path.join(web, 'dist/index.html');
+  if (!fs.existsSync(index)) return false;
   const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json']
     .map((p) => path.join(web, p))
     .concat(path.join(root, 'packages/domain/src'));
-  const newest = Math.max(...sources.map(newestMtime));
-  if (built > newest && !process.env.E2E_FORCE_BUILD) return;
-  console.log('[e2e] building the web client (apps/web/dist is missing or older than its sources)…');
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: web,
-    stdio: 'inherit',
-  });
+  return fs.statSync(index).mtimeMs > Math.max(...sources.map(newestMtime));
+}
+
+/** Every file the page and the worker's precache name is there (no half-written build). */
+function buildIsComplete(dir: string): boolean {
+  const must = ['index.html', 'sw.js', 'manifest.webmanifest'];
+  if (!must.every((f) => fs.existsSync(path.join(dir, f)))) return false;
+  const precache = [...fs.readFileSync(path.join(dir, 'sw.js'), 'utf8').matchAll(/url:"([^"]+)"/g)].map((m) => m[1]!);
+  return precache.length > 0 && precache.every((f) => fs.existsSync(path.join(dir, f)));
+}
+
+function build(outDir: string): void {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: web, stdio: 'inherit' },
+  );
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`);
+}
+
+/**
+ * The web root the server serves: a copy of apps/web/dist when it is up to date, else a fresh
+ * build made straight into the run's folder (apps/web/dist is left alone: someone else may be
+ * serving or rebuilding it right now). A copy caught mid-rebuild is detected and rebuilt.
+ */
+function prepareWebRoot(webRoot: string): void {
+  if (distIsFresh() && !process.env.E2E_FORCE_BUILD) {
+    fs.cpSync(path.join(web, 'dist'), webRoot, { recursive: true });
+    if (buildIsComplete(webRoot)) return;
+    fs.rmSync(webRoot, { recursive: true, force: true });
+  }
+  console.log('[e2e] building the web client (apps/web/dist is missing, older than its sources or incomplete)…');
+  build(webRoot);
+  if (!buildIsComplete(webRoot)) throw new Error(`the web build in ${webRoot} is incomplete`);
 }
 
 async function startMailbox(dir: string): Promise<{ port: number; close(): Promise<void> }> {
@@ -98,10 +125,9 @@ async function waitForHealth(url: string, server: ChildProcess, log: string, ms 
 }
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  buildWebIfNeeded();
   const run = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-e2e-'));
   const webRoot = path.join(run, 'web');
-  fs.cpSync(path.join(web, 'dist'), webRoot, { recursive: true });
+  prepareWebRoot(webRoot);
   const mailDir = path.join(run, 'mail');
   fs.mkdirSync(mailDir);
   const mailbox = await startMailbox(mailDir);

@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN_PASSWORD } from '../support/env.ts';
 import { pt } from '../support/texts.ts';
-import { fillLogin, signIn } from '../support/ui.ts';
+import { fillLogin, signIn, spaNavigate } from '../support/ui.ts';
 
 const SESSION_ROUTES = [
   '/home', '/devices', '/devices/1', '/computed', '/autolink', '/autolink/3', '/notifications', '/history',
@@ -28,16 +28,23 @@ test('driver routes go to the driver login', async ({ page }) => {
 });
 
 test('every session route of the table exists; unknown paths go to /home', async ({ page }) => {
+  test.setTimeout(60_000);
   await signIn(page, 'admin', ADMIN_PASSWORD);
   for (const route of SESSION_ROUTES) {
-    await page.goto(route);
+    await spaNavigate(page, route);
+    await expect(page).toHaveURL(new RegExp(`${route.replace(/\//g, '\\/')}$`));
     await expect(page.getByRole('button', { name: pt.session!.logout! })).toBeVisible();
-    expect(new URL(page.url()).pathname, route).toBe(route);
   }
-  for (const unknown of ['/nowhere', '/devices/1/extra', '/reports/unknown', '/']) {
-    await page.goto(unknown);
+  // A full load of a deep link works too.
+  await page.goto('/reports/history');
+  await expect(page.getByRole('button', { name: pt.session!.logout! })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/reports/history');
+  for (const unknown of ['/nowhere', '/devices/1/extra', '/reports/unknown']) {
+    await spaNavigate(page, unknown);
     await expect(page).toHaveURL(/\/home$/);
   }
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/home$/);
 });
 
 test('a page load restores the cookie session (server info, session, user data)', async ({ page }) => {

@@ -1,6 +1,7 @@
 // Languages (spec §1): ?locale= first, then the browser language; <html lang> follows the
 // active language; the login screen switches between pt-BR, Español and English.
 import { expect, test } from '@playwright/test';
+import { Api } from '../support/api.ts';
 import { en, es, pt } from '../support/texts.ts';
 
 test('?locale=es gives Spanish and <html lang="es">', async ({ page }) => {
@@ -35,4 +36,17 @@ test('the switcher on the login screen changes the language and keeps it in the 
   await page.getByRole('button', { name: 'Español' }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   await expect(page.getByRole('button', { name: es.login!.signIn! })).toBeVisible();
+});
+
+test("the account's tarkan.lang takes over once signed in", async ({ page }) => {
+  const admin = await Api.admin();
+  const user = await admin.createUser({ password: 'lang-pass', attributes: { 'tarkan.lang': 'en' } });
+  await admin.dispose();
+  await page.goto('/login');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');
+  await page.getByLabel(pt.login!.username!).fill(user.email);
+  await page.getByLabel(pt.login!.password!, { exact: true }).fill('lang-pass');
+  await page.getByRole('button', { name: pt.login!.signIn! }).click();
+  await expect(page.getByRole('button', { name: en.session!.logout! })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });

@@ -31,6 +31,8 @@ test('"try now" returns at once when the server answers again', async ({ page })
   await page.route('**/api/server', (route) => route.fulfill({ status: 503, body: 'down' }));
   await page.goto('/login');
   await expect(page).toHaveURL(/\/maintenance\?to=%2Flogin$/);
+  // Its own first attempt has failed too.
+  await expect(page.getByRole('status')).toBeVisible();
   await page.unroute('**/api/server');
   await page.getByRole('button', { name: pt.maintenance!.retry! }).click();
   await expect(page).toHaveURL(/\/login$/);

@@ -12,6 +12,7 @@ import { useSession } from './session-store.ts';
 import { ensureServerInfo, guardDeps } from '../features/auth/session.ts';
 import { SessionExpiry } from './session-expiry.tsx';
 import { PwaPrompt } from './pwa-prompt.tsx';
+import { useProductName } from '../ui/light.tsx';
 
 let shellModule: Promise<typeof import('./shell/shell.tsx')> | null = null;
 /** The signed-in shell's chunk, fetched once; the guard awaits it so screens never flash. */
@@ -42,6 +43,12 @@ export function RootLayout() {
   const navigate = useNavigate();
   const path = location.pathname;
   const search = location.search;
+
+  const product = useProductName();
+  useEffect(() => {
+    // Public and driver screens name themselves (AuthCard); the shell's screens carry the product name.
+    if (!isPublicPath(path) && !isDriverPath(path)) document.title = product;
+  }, [path, product]);
 
   useEffect(() => {
     // Public screens need server info too (registration switch, language, title); when it
