@@ -13,8 +13,11 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false,
       manifest: {
+        id: '/',
         name: 'Rastro',
         short_name: 'Rastro',
+        lang: 'pt-BR',
+        scope: '/',
         description: 'Rastreamento de frotas e veículos',
         theme_color: '#0b5cad',
         background_color: '#0f172a',
