@@ -123,7 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
     license,
     deviceLimit,
     smtpUrl: url(env, 'RASTRO_SMTP_URL', ['smtp:', 'smtps:']),
-    mailFrom: (env.RASTRO_MAIL_FROM ?? 'Rastro <no-reply@rastro.local>').trim(),
+    mailFrom: env.RASTRO_MAIL_FROM?.trim() || 'Rastro <no-reply@rastro.local>',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     statusTimeout: int(env, 'RASTRO_STATUS_TIMEOUT', 600, 5, 86_400 * 30),
     webRoot: env.RASTRO_WEB_ROOT?.trim() || null,

@@ -59,11 +59,8 @@ describe('loadConfig', () => {
     });
   });
 
-  // config.ts keeps an empty RASTRO_MAIL_FROM as an empty sender instead of the default
-  // (reported to the config owner); every other variable treats empty as unset.
-  const emptyIsNotUnset = new Set(['RASTRO_MAIL_FROM']);
   it('treats empty values as unset', () => {
-    const names = variablesReadByConfig().filter((name) => !emptyIsNotUnset.has(name));
+    const names = variablesReadByConfig();
     const empty = Object.fromEntries(names.map((name) => [name, '']));
     expect(loadConfig(empty)).toEqual(loadConfig({}));
   });
