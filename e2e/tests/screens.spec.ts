@@ -153,6 +153,8 @@ const screens: Screen[] = [
       await page.goto('/login');
       await fillLogin(page, 'admin', ADMIN_PASSWORD);
       await expect(page.getByRole('button', { name: pt.session!.logout! })).toBeVisible();
+      // The shell's own tests look at the map; here it only has to have finished loading.
+      if (pt.map?.loading) await expect(page.getByText(pt.map.loading)).toHaveCount(0, { timeout: 20_000 });
     },
   },
 ];
