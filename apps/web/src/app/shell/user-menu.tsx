@@ -30,7 +30,7 @@ export function UserMenu({ context }: { context: MenuContext | null }) {
   };
 
   return (
-    <Menu position="bottom-end" width={260} shadow="md" withinPortal>
+    <Menu position="bottom-end" width={260} shadow="md" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <ActionIcon
           variant="subtle"
@@ -47,13 +47,12 @@ export function UserMenu({ context }: { context: MenuContext | null }) {
       <Menu.Dropdown data-testid="user-menu">
         <Menu.Label className="user-menu-name">{shared ? t('menu.sharedAccess') : user.name}</Menu.Label>
         {entries.map((entry) => (
-          <Menu.Item key={entry.id} leftSection={userMenuIcon(entry.id)} data-menu={entry.id} onClick={() => choose(entry.id)}
-            color={entry.id === 'logout' ? 'red.8' : undefined}>
+          <Menu.Item key={entry.id} leftSection={userMenuIcon(entry.id)} data-menu={entry.id} onClick={() => choose(entry.id)}>
             {t(`menu.user.${entry.id}`)}
           </Menu.Item>
         ))}
         <Menu.Divider />
-        <Text size="xs" c="gray.7" px="sm" py={6} data-testid="about-line">
+        <Text component="div" size="xs" c="gray.7" px="sm" py={6} data-testid="about-line">
           {t('menu.about', { version: LANGUAGE_VERSIONS[currentLanguage()], server: serverVersion || '—' })}
         </Text>
       </Menu.Dropdown>

@@ -8,6 +8,7 @@ import type { StyleSpecification } from 'maplibre-gl';
 export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 export const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
 export const DEVICES_SOURCE = 'devices';
+export const GRATICULE_SOURCE = 'graticule';
 
 export const STATUS_COLORS = { online: '#15803d', offline: '#b42318', unknown: '#526071' } as const;
 
@@ -21,19 +22,48 @@ export function tileUrlOf(serverAttributes: Record<string, unknown> | undefined)
 
 type Line = { type: 'Feature'; properties: { major: boolean }; geometry: { type: 'LineString'; coordinates: Array<[number, number]> } };
 
+export interface Bounds {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+const WORLD: Bounds = { west: -180, south: -85, east: 180, north: 85 };
+
+/** Grid spacings in degrees, coarse to fine. */
+export const GRID_STEPS = [30, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002];
+
+/** The coarsest spacing that still draws at least `lines` meridians across the view. */
+export function gridStep(view: Bounds, lines = 6): number {
+  const span = Math.max(view.east - view.west, 1e-9);
+  return GRID_STEPS.find((step) => span / step >= lines) ?? GRID_STEPS[GRID_STEPS.length - 1]!;
+}
+
 /**
- * Meridians and parallels every `step` degrees (majors every 30°). Mercator draws both as
- * straight lines, so two points per line are enough; parallels stop at ±85° (the projection's edge).
+ * Meridians and parallels every `step` degrees over `bounds` (majors every 5 steps). Mercator
+ * draws both as straight lines, so two points per line are enough; parallels stay within
+ * ±85° (the projection's edge). Offline this grid is the whole base map, so it follows the view.
  */
-export function graticule(step: number): { type: 'FeatureCollection'; features: Line[] } {
+export function graticule(step: number, bounds: Bounds = WORLD): { type: 'FeatureCollection'; features: Line[] } {
+  const west = Math.max(-180, bounds.west - step);
+  const east = Math.min(180, bounds.east + step);
+  const south = Math.max(-85, bounds.south - step);
+  const north = Math.min(85, bounds.north + step);
   const features: Line[] = [];
-  const line = (coordinates: Array<[number, number]>, value: number): Line => ({
+  const line = (coordinates: Array<[number, number]>, index: number): Line => ({
     type: 'Feature',
-    properties: { major: Math.abs(value) % 30 === 0 },
+    properties: { major: index % 5 === 0 },
     geometry: { type: 'LineString', coordinates },
   });
-  for (let lon = -180; lon <= 180; lon += step) features.push(line([[lon, -85], [lon, 85]], lon));
-  for (let lat = -80; lat <= 80; lat += step) features.push(line([[-180, lat], [180, lat]], lat));
+  for (let i = Math.ceil(west / step); i * step <= east; i++) {
+    const lon = Number((i * step).toFixed(6));
+    features.push(line([[lon, south], [lon, north]], i));
+  }
+  for (let i = Math.ceil(south / step); i * step <= north; i++) {
+    const lat = Number((i * step).toFixed(6));
+    features.push(line([[west, lat], [east, lat]], i));
+  }
   return { type: 'FeatureCollection', features };
 }
 
@@ -41,20 +71,21 @@ export function baseStyle(tileUrl: string): StyleSpecification {
   return {
     version: 8,
     sources: {
-      'graticule-coarse': { type: 'geojson', data: graticule(10) as FeatureCollection },
-      'graticule-fine': { type: 'geojson', data: graticule(1) as FeatureCollection },
+      [GRATICULE_SOURCE]: { type: 'geojson', data: graticule(10) as FeatureCollection },
       osm: { type: 'raster', tiles: [tileUrl], tileSize: 256, maxzoom: 19, attribution: OSM_ATTRIBUTION },
       [DEVICES_SOURCE]: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
     },
     layers: [
       { id: 'base', type: 'background', paint: { 'background-color': '#e4eaf0' } },
       {
-        id: 'graticule-coarse',
+        id: 'graticule',
         type: 'line',
-        source: 'graticule-coarse',
-        paint: { 'line-color': '#b5c2cf', 'line-width': ['case', ['get', 'major'], 1.4, 0.8] },
+        source: GRATICULE_SOURCE,
+        paint: {
+          'line-color': ['case', ['get', 'major'], '#aebccb', '#c8d2dd'],
+          'line-width': ['case', ['get', 'major'], 1.3, 0.7],
+        },
       },
-      { id: 'graticule-fine', type: 'line', source: 'graticule-fine', minzoom: 5, paint: { 'line-color': '#c9d3dd', 'line-width': 0.6 } },
       { id: 'osm', type: 'raster', source: 'osm' },
       {
         id: 'devices-circle',

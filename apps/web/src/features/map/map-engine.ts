@@ -7,7 +7,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { FeatureCollection, Point } from 'geojson';
 import type { Device, Position } from '@rastro/domain/entities';
-import { baseStyle, DEVICES_SOURCE } from './base-style.ts';
+import { baseStyle, DEVICES_SOURCE, graticule, GRATICULE_SOURCE, gridStep } from './base-style.ts';
 import { diffMarkers, isEmptyDiff, markersOf, toFeature, type Marker } from './device-features.ts';
 import { boundsOf, FIT_MAX_ZOOM, MAX_ZOOM, MIN_ZOOM, type InitialView } from './initial-view.ts';
 import { drawLabel } from './label-image.ts';
@@ -26,6 +26,8 @@ export interface MapSetup {
 export interface MapTestHook {
   map: MapLibre;
   loaded(): boolean;
+  /** Resolves once the map has drawn everything it has (labels included). */
+  idle(): Promise<void>;
   /** The device markers as the map's source holds them now. */
   markers(): Promise<Array<{ id: number; longitude: number; latitude: number; name: string; status: string }>>;
 }
@@ -33,6 +35,10 @@ export interface MapTestHook {
 export const TEST_FLAG_KEY = 'rastro.testHooks';
 
 const FIT_PADDING = 60;
+/** The raster tile source and layer id in base-style.ts. */
+const TILE_SOURCE = 'osm';
+const TILE_FAILURES_BEFORE_PAUSE = 6;
+const TILE_RETRY_MS = 5 * 60_000;
 
 export class MapEngine {
   readonly element: HTMLDivElement;
@@ -45,6 +51,9 @@ export class MapEngine {
   private fitPending: boolean;
   private userMoved = false;
   private onLoad: (() => void) | null = null;
+  private tilesWork = false;
+  private tileFailures = 0;
+  private tileRetry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly setup: MapSetup) {
     this.element = document.createElement('div');
@@ -89,28 +98,67 @@ export class MapEngine {
     this.map = map;
     map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
     map.addControl(new AttributionControl({ compact: this.setup.compactAttribution }), 'bottom-right');
-    map.on('styleimagemissing', (e) => {
-      if (!e.id.startsWith('label:') || map.hasImage(e.id)) return;
-      const image = drawLabel(e.id.slice('label:'.length));
-      if (image) map.addImage(e.id, { width: image.width, height: image.height, data: image.data }, { pixelRatio: image.pixelRatio });
+    // Name labels are drawn the first time a marker needs one (MapLibre 6 asks this resolver).
+    map.setMissingStyleImageResolver((id) => {
+      if (!id.startsWith('label:') || map.hasImage(id)) return;
+      const image = drawLabel(id.slice('label:'.length));
+      if (image) map.addImage(id, { width: image.width, height: image.height, data: image.data }, { pixelRatio: image.pixelRatio });
     });
     map.on('error', (e) => {
       // Tiles that cannot be fetched (offline, blocked) leave the plain base visible: not an error.
       const sourceId = (e as { sourceId?: string }).sourceId;
-      if (sourceId === 'osm') return;
+      if (sourceId === TILE_SOURCE) return this.tileFailed();
       console.warn('map:', e.error?.message ?? e);
     });
+    map.on('data', (e) => {
+      if (e.dataType === 'source' && (e as { sourceId?: string }).sourceId === TILE_SOURCE && (e as { tile?: unknown }).tile) this.tilesWork = true;
+    });
+    window.addEventListener('online', () => this.showTiles(true));
     map.on('movestart', (e) => {
       if ((e as { originalEvent?: unknown }).originalEvent) this.userMoved = true;
     });
+    map.on('moveend', () => this.updateGrid());
     map.once('load', () => {
       this.loaded = true;
+      this.updateGrid();
       const source = map.getSource<GeoJSONSource>(DEVICES_SOURCE);
       void source?.setData({ type: 'FeatureCollection', features: [...this.wanted.values()].map(toFeature) });
       this.shown = new Map(this.wanted);
       this.maybeFit();
       this.onLoad?.();
     });
+  }
+
+  /**
+   * Without internet every tile fails: after a few failures and no success, stop asking (the
+   * plain base stays) and try again in a few minutes or when the browser is back online.
+   */
+  private tileFailed(): void {
+    this.tileFailures += 1;
+    if (this.tilesWork || this.tileFailures < TILE_FAILURES_BEFORE_PAUSE || this.tileRetry !== null) return;
+    this.showTiles(false);
+    this.tileRetry = setTimeout(() => this.showTiles(true), TILE_RETRY_MS);
+  }
+
+  private showTiles(on: boolean): void {
+    const map = this.map;
+    if (!map?.getLayer(TILE_SOURCE)) return;
+    if (on) {
+      if (this.tileRetry !== null) clearTimeout(this.tileRetry);
+      this.tileRetry = null;
+      this.tileFailures = 0;
+    }
+    map.setLayoutProperty(TILE_SOURCE, 'visibility', on ? 'visible' : 'none');
+  }
+
+  /** Redraws the offline grid for the view (a handful of lines, so it is cheap). */
+  private updateGrid(): void {
+    const map = this.map;
+    const source = map?.getSource<GeoJSONSource>(GRATICULE_SOURCE);
+    if (!map || !source) return;
+    const b = map.getBounds();
+    const view = { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
+    void source.setData(graticule(gridStep(view), view) as FeatureCollection);
   }
 
   /** Brings the markers in line with the store (only what changed reaches the map). */
@@ -154,6 +202,11 @@ export class MapEngine {
     const hook: MapTestHook = {
       map,
       loaded: () => this.loaded,
+      idle: () =>
+        new Promise<void>((resolve) => {
+          map.once('idle', () => resolve());
+          map.triggerRepaint();
+        }),
       async markers() {
         const data = (await map.getSource<GeoJSONSource>(DEVICES_SOURCE)!.getData()) as FeatureCollection;
         return data.features.map((f) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Device, Position } from '@rastro/domain/entities';
-import { baseStyle, DEFAULT_TILE_URL, graticule, OSM_ATTRIBUTION, tileUrlOf } from './base-style.ts';
+import { baseStyle, DEFAULT_TILE_URL, graticule, gridStep, OSM_ATTRIBUTION, tileUrlOf } from './base-style.ts';
 import { diffMarkers, isEmptyDiff, labelImageId, markerOf, markersOf } from './device-features.ts';
 import { boundsOf, DEFAULT_ZOOM, initialView, SAO_PAULO, validCoordinates, viewZoom } from './initial-view.ts';
 
@@ -63,7 +63,7 @@ describe('base style', () => {
 
   it('draws a plain base under the tiles and the markers above, with the OSM attribution', () => {
     const style = baseStyle(DEFAULT_TILE_URL);
-    expect(style.layers.map((l) => l.id)).toEqual(['base', 'graticule-coarse', 'graticule-fine', 'osm', 'devices-circle', 'devices-label']);
+    expect(style.layers.map((l) => l.id)).toEqual(['base', 'graticule', 'osm', 'devices-circle', 'devices-label']);
     expect(style.sources.osm).toMatchObject({ type: 'raster', tiles: [DEFAULT_TILE_URL], tileSize: 256, attribution: OSM_ATTRIBUTION });
     expect(OSM_ATTRIBUTION).toBe('© OpenStreetMap contributors');
     // No glyphs or sprites: nothing in the style needs the network besides the tiles.
@@ -71,11 +71,27 @@ describe('base style', () => {
     expect(style.sprite).toBeUndefined();
   });
 
-  it('generates meridians and parallels', () => {
+  it('generates meridians and parallels over the world or a view', () => {
     const lines = graticule(10).features;
     expect(lines).toHaveLength(37 + 17);
     expect(lines[0]!.geometry.coordinates).toEqual([[-180, -85], [-180, 85]]);
-    expect(lines.filter((l) => l.properties.major).length).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.properties.major).map((l) => l.geometry.coordinates[0])).toContainEqual([0, -85]);
+    const view = { west: -46.64, south: -23.56, east: -46.62, north: -23.54 };
+    const step = gridStep(view);
+    expect(step).toBe(0.002);
+    const local = graticule(step, view).features;
+    expect(local.length).toBeGreaterThan(12);
+    expect(local.length).toBeLessThan(40);
+    for (const l of local) for (const [lon, lat] of l.geometry.coordinates) {
+      expect(lon).toBeGreaterThanOrEqual(view.west - step - 1e-9);
+      expect(lat).toBeLessThanOrEqual(view.north + step + 1e-9);
+    }
+  });
+
+  it('picks a grid spacing that draws a few lines across any view', () => {
+    expect(gridStep({ west: -180, south: -85, east: 180, north: 85 })).toBe(30);
+    expect(gridStep({ west: -50, south: -25, east: -40, north: -20 })).toBe(1);
+    expect(gridStep({ west: 0, south: 0, east: 1e-6, north: 1e-6 })).toBe(0.0002);
   });
 });
 

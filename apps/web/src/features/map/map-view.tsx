@@ -104,7 +104,8 @@ export function MapView({ onRetry, compact }: { onRetry: () => void; compact: bo
   }, []);
 
   return (
-    <div className="map-area" role="region" aria-label={t('map.label')} id="map" tabIndex={-1}>
+    // MapLibre's canvas is the labelled, focusable map region; this wrapper only holds it and its notes.
+    <div className="map-area" id="map" tabIndex={-1}>
       <div ref={container} className="map-container" data-testid="map" data-state={state} />
       {state === 'loading' && (
         <div className="map-overlay" role="status">
