@@ -4,17 +4,11 @@
 // allows 45 calls a minute), forecasts per rounded coordinate for ~10 minutes (upstream
 // refreshes every 15), the public address for an hour. A failed step is not retried for a
 // minute, so a server without internet answers at once instead of waiting for timeouts.
+import type { WeatherReport } from '@rastro/domain/weather';
 import { isPrivateAddress, normalizeAddress } from './ip-address.ts';
 import { ProviderError, type CurrentWeather, type Location, type WeatherProviders } from './weather-providers.ts';
 
-export interface WeatherReport {
-  /** °C */
-  temperature: number;
-  weatherCode: number;
-  isDay: boolean;
-  city: string | null;
-  timezone: string | null;
-}
+export type { WeatherReport };
 
 export class WeatherUnavailable extends Error {}
 

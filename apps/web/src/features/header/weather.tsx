@@ -2,26 +2,17 @@
 // the weather (204 off, 503 no internet, errors) hides the widget without a word.
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { isWeatherReport, type WeatherReport } from '@rastro/domain/weather';
 import { extension } from '../../api/http.ts';
 import { weatherLook } from './weather-codes.ts';
 import { WeatherGlyph } from './weather-icons.tsx';
 
 export const WEATHER_REFRESH_MS = 60_000;
 
-export interface WeatherReport {
-  temperature: number;
-  weatherCode: number;
-  isDay: boolean;
-  city: string | null;
-  timezone: string | null;
-}
-
-const isReport = (v: unknown): v is WeatherReport =>
-  !!v && typeof v === 'object' && typeof (v as WeatherReport).temperature === 'number' && typeof (v as WeatherReport).weatherCode === 'number';
 
 export async function fetchWeather(): Promise<WeatherReport | null> {
   const { data, status } = await extension.raw<unknown>('/weather', { timeoutMs: 10_000 });
-  return status === 200 && isReport(data) ? data : null;
+  return status === 200 && isWeatherReport(data) ? data : null;
 }
 
 export function useWeather() {
