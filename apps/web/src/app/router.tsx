@@ -32,7 +32,11 @@ const qrDriver = () => import('../features/qr-driver/qr-driver-page.tsx');
 export const sessionRoutes: RouteObject[] = [
   mapOnly('home'),
   mapOnly('devices'),
-  mapOnly('devices/:deviceId'),
+  {
+    path: 'devices/:deviceId',
+    lazy: () => import('../features/device-detail/device-detail-page.tsx'),
+    handle: { panel: { title: 'device.title', back: '/devices' } },
+  },
   mapOnly('computed'),
   mapOnly('autolink'),
   mapOnly('autolink/:id'),
