@@ -1,7 +1,9 @@
-// Devices with a position → the map's GeoJSON features, and the smallest change between two
-// snapshots (added, moved or changed, removed), so the map source is updated incrementally
-// instead of being rebuilt on every socket message.
+// Devices with a position → the devices layer's GeoJSON features (feature id = device id), and
+// the property changes between two markers of the same device, so the map source is updated
+// incrementally (updateData) instead of being rebuilt on every socket message.
 import type { Device, DeviceStatus, Position } from '@rastro/domain/entities';
+import { iconImageId } from './icon-images.ts';
+import { labelImageId } from './label-image.ts';
 
 export interface Marker {
   id: number;
@@ -10,25 +12,49 @@ export interface Marker {
   name: string;
   status: DeviceStatus;
   course: number;
+  /** Map image id of the icon (category × colours). */
+  icon: string;
+  plate: string;
+  /** Accuracy circle radius in pixels at zoom 0 (metres ÷ metres-per-pixel), 0 without accuracy. */
+  acc: number;
 }
+
+export type MarkerProperties = {
+  status: DeviceStatus;
+  online: number;
+  course: number;
+  icon: string;
+  labelName: string;
+  labelPlate: string;
+  labelBoth: string;
+  acc: number;
+};
 
 export interface MarkerFeature {
   type: 'Feature';
   id: number;
   geometry: { type: 'Point'; coordinates: [number, number] };
-  properties: { name: string; status: DeviceStatus; course: number; label: string };
+  properties: MarkerProperties;
 }
 
-export interface MarkerDiff {
-  add: MarkerFeature[];
-  update: Array<{ id: number; newGeometry?: MarkerFeature['geometry']; addOrUpdateProperties?: Array<{ key: string; value: unknown }> }>;
-  remove: number[];
-}
-
-/** The image id of a device's name label (drawn on demand by the map). */
-export const labelImageId = (name: string) => `label:${name}`;
+export { labelImageId };
 
 const STATUSES: readonly DeviceStatus[] = ['online', 'offline', 'unknown'];
+/** Metres per pixel at zoom 0 on the equator with MapLibre's 512 px tiles. */
+const METRES_PER_PX_Z0 = 78271.517;
+export const NO_PLATE = 'N/A';
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
+
+/** The plate of a device: attributes.plate, else the older product's attributes.placa. */
+export function plateOf(device: Device): string {
+  return text(device.attributes?.plate) || text(device.attributes?.placa);
+}
+
+export function accuracyPx0(accuracy: unknown, latitude: number): number {
+  if (typeof accuracy !== 'number' || !Number.isFinite(accuracy) || accuracy <= 0) return 0;
+  return accuracy / (METRES_PER_PX_Z0 * Math.cos((latitude * Math.PI) / 180));
+}
 
 export function markerOf(device: Device | undefined, position: Position | undefined): Marker | null {
   if (!device || !position || device.disabled) return null;
@@ -41,51 +67,39 @@ export function markerOf(device: Device | undefined, position: Position | undefi
     name: device.name ?? '',
     status: STATUSES.includes(device.status) ? device.status : 'unknown',
     course: Number.isFinite(position.course) ? position.course : 0,
+    icon: iconImageId(device.category, device.attributes?.['tarkan.color'], device.attributes?.['tarkan.color_extra']),
+    plate: plateOf(device),
+    acc: accuracyPx0(position.accuracy, latitude),
   };
 }
 
-export function toFeature(m: Marker): MarkerFeature {
+export function propertiesOf(m: Marker): MarkerProperties {
+  const plate = m.plate || NO_PLATE;
   return {
-    type: 'Feature',
-    id: m.id,
-    geometry: { type: 'Point', coordinates: [m.longitude, m.latitude] },
-    properties: { name: m.name, status: m.status, course: m.course, label: labelImageId(m.name) },
+    status: m.status,
+    online: m.status === 'online' ? 1 : 0,
+    course: m.course,
+    icon: m.icon,
+    labelName: labelImageId(m.name),
+    labelPlate: labelImageId(plate),
+    labelBoth: labelImageId(m.name ? `${m.name} - ${plate}` : plate),
+    acc: m.acc,
   };
 }
 
-/** Every marker of the store's devices that has a usable position. */
-export function markersOf(devices: Record<number, Device>, positions: Record<number, Position>): Map<number, Marker> {
-  const out = new Map<number, Marker>();
-  for (const key of Object.keys(devices)) {
-    const id = Number(key);
-    const marker = markerOf(devices[id], positions[id]);
-    if (marker) out.set(id, marker);
-  }
+export function toFeature(m: Marker, coordinates: [number, number] = [m.longitude, m.latitude]): MarkerFeature {
+  return { type: 'Feature', id: m.id, geometry: { type: 'Point', coordinates }, properties: propertiesOf(m) };
+}
+
+/** The properties that differ between two markers of one device (what updateData must send). */
+export function changedProperties(before: Marker, after: Marker): Array<{ key: keyof MarkerProperties; value: unknown }> {
+  const out: Array<{ key: keyof MarkerProperties; value: unknown }> = [];
+  if (before.name === after.name && before.plate === after.plate && before.status === after.status && before.course === after.course &&
+    before.icon === after.icon && before.acc === after.acc) return out;
+  const a = propertiesOf(before);
+  const b = propertiesOf(after);
+  for (const key of Object.keys(b) as Array<keyof MarkerProperties>) if (a[key] !== b[key]) out.push({ key, value: b[key] });
   return out;
 }
 
-export function diffMarkers(previous: ReadonlyMap<number, Marker>, next: ReadonlyMap<number, Marker>): MarkerDiff {
-  const diff: MarkerDiff = { add: [], update: [], remove: [] };
-  for (const id of previous.keys()) if (!next.has(id)) diff.remove.push(id);
-  for (const [id, m] of next) {
-    const before = previous.get(id);
-    if (!before) {
-      diff.add.push(toFeature(m));
-      continue;
-    }
-    const moved = before.latitude !== m.latitude || before.longitude !== m.longitude;
-    const props: Array<{ key: string; value: unknown }> = [];
-    if (before.name !== m.name) props.push({ key: 'name', value: m.name }, { key: 'label', value: labelImageId(m.name) });
-    if (before.status !== m.status) props.push({ key: 'status', value: m.status });
-    if (before.course !== m.course) props.push({ key: 'course', value: m.course });
-    if (!moved && props.length === 0) continue;
-    diff.update.push({
-      id,
-      ...(moved ? { newGeometry: { type: 'Point' as const, coordinates: [m.longitude, m.latitude] as [number, number] } } : {}),
-      ...(props.length ? { addOrUpdateProperties: props } : {}),
-    });
-  }
-  return diff;
-}
-
-export const isEmptyDiff = (d: MarkerDiff) => d.add.length === 0 && d.update.length === 0 && d.remove.length === 0;
+export const moved = (before: Marker, after: Marker) => before.latitude !== after.latitude || before.longitude !== after.longitude;

@@ -38,3 +38,6 @@ export function drawLabel(text: string, pixelRatio = Math.min(window.devicePixel
   const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
   return { width: image.width, height: image.height, data: image.data, pixelRatio };
 }
+
+/** The image id of a label (drawn on demand by the map). */
+export const labelImageId = (text: string) => `label:${text}`;

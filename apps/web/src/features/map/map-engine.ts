@@ -6,11 +6,12 @@ import { AttributionControl, Map as MapLibre, NavigationControl, setWorkerUrl, t
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { FeatureCollection, Point } from 'geojson';
-import type { Device, Position } from '@rastro/domain/entities';
-import { baseStyle, DEVICES_SOURCE, graticule, GRATICULE_SOURCE, gridStep } from './base-style.ts';
-import { diffMarkers, isEmptyDiff, markersOf, toFeature, type Marker } from './device-features.ts';
-import { boundsOf, FIT_MAX_ZOOM, MAX_ZOOM, MIN_ZOOM, type InitialView } from './initial-view.ts';
-import { drawLabel } from './label-image.ts';
+import { baseStyle, DEVICES_SOURCE, graticule, GRATICULE_SOURCE, gridStep, ICON_MIN_ZOOM, labelExpression } from './base-style.ts';
+import { DeviceLayer, SELECT_ZOOM, type DrawProbe, type LiveFeed, type VisibilityFeed } from './device-layer.ts';
+import { ImageRegistry } from './icon-images.ts';
+import { boundsOf, FIT_MAX_ZOOM, MAX_ZOOM, MIN_ZOOM, validCoordinates, type InitialView } from './initial-view.ts';
+import { selectDevice } from './map-api.ts';
+import { getMapPrefs, subscribeMapPrefs, type MapPrefs } from './map-prefs.ts';
 
 setWorkerUrl(workerUrl);
 
@@ -20,6 +21,8 @@ export interface MapSetup {
   /** Texts of MapLibre's own controls in the interface language. */
   locale: Record<string, string>;
   compactAttribution: boolean;
+  /** Zoom when a device is selected (server attribute web.selectZoom, else 16). */
+  selectZoom?: number;
 }
 
 /** What e2e tests may read when the test flag is set (see exposeTestHook). */
@@ -29,7 +32,15 @@ export interface MapTestHook {
   /** Resolves once the map has drawn everything it has (labels included). */
   idle(): Promise<void>;
   /** The device markers as the map's source holds them now. */
-  markers(): Promise<Array<{ id: number; longitude: number; latitude: number; name: string; status: string }>>;
+  markers(): Promise<Array<{ id: number; longitude: number; latitude: number; name: string; status: string; icon: string; course: number }>>;
+  /** Pixels of a map image (icons: `icon:<category>:<colour>:<extra>`), or null when the map has none. */
+  image(id: string): { width: number; height: number; data: number[] } | null;
+  /** Icon ids in the image cache, least recently used first. */
+  cachedIcons(): string[];
+  /** Clusters and single markers drawn now (rendered features of the devices layers). */
+  rendered(): { clusters: Array<{ count: number }>; icons: number[] };
+  /** Bench/test probe of which positions were drawn when. */
+  setProbe(probe: DrawProbe | null): void;
 }
 
 export const TEST_FLAG_KEY = 'rastro.testHooks';
@@ -44,9 +55,10 @@ export class MapEngine {
   readonly element: HTMLDivElement;
   private map: MapLibre | null = null;
   private loaded = false;
-  private shown = new Map<number, Marker>();
-  private wanted = new Map<number, Marker>();
-  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private layer: DeviceLayer | null = null;
+  private feed: { live: LiveFeed; visibility: VisibilityFeed | null } | null = null;
+  readonly images = new ImageRegistry();
+  private prefs: MapPrefs = getMapPrefs();
   /** Fit the devices once they arrive (no user/server coordinates and no positions yet). */
   private fitPending: boolean;
   private userMoved = false;
@@ -83,7 +95,7 @@ export class MapEngine {
     const { view } = this.setup;
     const options: MapOptions = {
       container: this.element,
-      style: baseStyle(this.setup.tileUrl),
+      style: baseStyle(this.setup.tileUrl, this.prefs),
       minZoom: MIN_ZOOM,
       maxZoom: MAX_ZOOM,
       attributionControl: false,
@@ -98,12 +110,10 @@ export class MapEngine {
     this.map = map;
     map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
     map.addControl(new AttributionControl({ compact: this.setup.compactAttribution }), 'bottom-right');
-    // Name labels are drawn the first time a marker needs one (MapLibre 6 asks this resolver).
-    map.setMissingStyleImageResolver((id) => {
-      if (!id.startsWith('label:') || map.hasImage(id)) return;
-      const image = drawLabel(id.slice('label:'.length));
-      if (image) map.addImage(id, { width: image.width, height: image.height, data: image.data }, { pixelRatio: image.pixelRatio });
-    });
+    // Icons, labels and cluster counts are drawn the first time a marker needs one (MapLibre 6
+    // asks this resolver); the category icons preloaded by the spec are drawn now.
+    this.images.attach(map);
+    subscribeMapPrefs((prefs) => this.applyPrefs(prefs));
     map.on('error', (e) => {
       // Tiles that cannot be fetched (offline, blocked) leave the plain base visible: not an error.
       const sourceId = (e as { sourceId?: string }).sourceId;
@@ -121,12 +131,30 @@ export class MapEngine {
     map.once('load', () => {
       this.loaded = true;
       this.updateGrid();
-      const source = map.getSource<GeoJSONSource>(DEVICES_SOURCE);
-      void source?.setData({ type: 'FeatureCollection', features: [...this.wanted.values()].map(toFeature) });
-      this.shown = new Map(this.wanted);
-      this.maybeFit();
+      this.startLayer();
       this.onLoad?.();
     });
+    // A click on a vehicle selects it (fly, follow, trail); on a cluster, zooms into it.
+    map.on('click', 'devices-icon', (e) => {
+      const id = e.features?.[0]?.id;
+      if (typeof id === 'number') selectDevice(id);
+    });
+    map.on('click', 'devices-dot', (e) => {
+      const id = e.features?.[0]?.id;
+      if (typeof id === 'number') selectDevice(id);
+    });
+    map.on('click', 'devices-cluster', (e) => {
+      const feature = e.features?.[0];
+      const clusterId = feature?.properties?.cluster_id as number | undefined;
+      const source = map.getSource<GeoJSONSource>(DEVICES_SOURCE);
+      if (clusterId === undefined || !source || feature?.geometry.type !== 'Point') return;
+      const center = feature.geometry.coordinates as [number, number];
+      source.getClusterExpansionZoom(clusterId).then((zoom) => map.easeTo({ center, zoom: zoom + 0.5 }), () => undefined);
+    });
+    for (const layerId of ['devices-icon', 'devices-dot', 'devices-cluster']) {
+      map.on('mouseenter', layerId, () => (map.getCanvas().style.cursor = 'pointer'));
+      map.on('mouseleave', layerId, () => (map.getCanvas().style.cursor = ''));
+    }
   }
 
   /**
@@ -161,29 +189,57 @@ export class MapEngine {
     void source.setData(graticule(gridStep(view), view) as FeatureCollection);
   }
 
-  /** Brings the markers in line with the store (only what changed reaches the map). */
-  sync(devices: Record<number, Device>, positions: Record<number, Position>): void {
-    this.wanted = markersOf(devices, positions);
-    if (!this.loaded || this.flushTimer !== null) return;
-    // Socket frames often come in bursts: apply them together.
-    this.flushTimer = setTimeout(() => this.flush(), 16);
+  /**
+   * Feeds the devices layer from the live store (and the list filters when given). The layer
+   * starts once the map has loaded; calling this again is ignored (one feed per session).
+   */
+  connect(live: LiveFeed, visibility: VisibilityFeed | null = null): void {
+    if (this.feed) return;
+    this.feed = { live, visibility };
+    if (this.loaded) this.startLayer();
+    live.subscribe(() => this.maybeFit());
   }
 
-  private flush(): void {
-    this.flushTimer = null;
-    const source = this.map?.getSource<GeoJSONSource>(DEVICES_SOURCE);
-    if (!source) return;
-    const diff = diffMarkers(this.shown, this.wanted);
-    this.shown = new Map(this.wanted);
-    if (!isEmptyDiff(diff)) {
-      source.updateData(diff).catch(() => source.setData({ type: 'FeatureCollection', features: [...this.shown.values()].map(toFeature) }));
-    }
+  get devices(): DeviceLayer | null {
+    return this.layer;
+  }
+
+  private startLayer(): void {
+    if (this.layer || !this.map || !this.feed) return;
+    this.layer = new DeviceLayer(this.map, this.feed.live, this.feed.visibility, this.setup.selectZoom ?? SELECT_ZOOM);
     this.maybeFit();
   }
 
+  /** Preferences changed: clustering on the source, layers shown, label texts. */
+  private applyPrefs(prefs: MapPrefs): void {
+    const before = this.prefs;
+    this.prefs = prefs;
+    const map = this.map;
+    if (!map || !this.loaded) return;
+    const show = (id: string, on: boolean) => map.getLayer(id) && map.setLayoutProperty(id, 'visibility', on ? 'visible' : 'none');
+    if (before.clustered !== prefs.clustered) {
+      void map.getSource<GeoJSONSource>(DEVICES_SOURCE)?.setClusterOptions({ cluster: prefs.clustered });
+      show('devices-dot', !prefs.clustered);
+      for (const id of ['devices-selected', 'devices-status', 'devices-icon', 'devices-label']) {
+        if (map.getLayer(id)) map.setLayerZoomRange(id, prefs.clustered ? 0 : ICON_MIN_ZOOM, 24);
+      }
+    }
+    show('devices-status', prefs.status);
+    show('devices-precision', prefs.precision);
+    const label = labelExpression(prefs);
+    if (label) map.setLayoutProperty('devices-label', 'icon-image', label);
+    show('devices-label', label !== null);
+  }
+
   private maybeFit(): void {
-    if (!this.fitPending || this.userMoved || !this.map || this.wanted.size === 0) return;
-    const bounds = boundsOf([...this.wanted.values()]);
+    if (!this.fitPending || this.userMoved || !this.map || !this.feed || !this.loaded) return;
+    const positions = this.feed.live.positions();
+    const points = [];
+    for (const key in positions) {
+      const p = positions[key]!;
+      if (validCoordinates(p)) points.push(p);
+    }
+    const bounds = boundsOf(points);
     if (!bounds) return;
     this.fitPending = false;
     this.map.fitBounds(bounds, { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM, duration: 0 });
@@ -199,6 +255,8 @@ export class MapEngine {
     }
     if (!enabled || !this.map) return;
     const map = this.map;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
     const hook: MapTestHook = {
       map,
       loaded: () => this.loaded,
@@ -209,10 +267,28 @@ export class MapEngine {
         }),
       async markers() {
         const data = (await map.getSource<GeoJSONSource>(DEVICES_SOURCE)!.getData()) as FeatureCollection;
+        const layer = self.layer;
         return data.features.map((f) => {
           const [longitude, latitude] = (f.geometry as Point).coordinates as [number, number];
-          return { id: Number(f.id), longitude, latitude, name: String(f.properties?.name), status: String(f.properties?.status) };
+          const id = Number(f.id);
+          return {
+            id, longitude, latitude, name: layer?.markerOf(id)?.name ?? '', status: String(f.properties?.status),
+            icon: String(f.properties?.icon), course: Number(f.properties?.course),
+          };
         });
+      },
+      image(id) {
+        const image = self.images.icon(id);
+        return image ? { width: image.width, height: image.height, data: Array.from(image.data) } : null;
+      },
+      cachedIcons: () => self.images.icons.keys(),
+      rendered() {
+        const clusters = map.queryRenderedFeatures({ layers: ['devices-cluster'] }).map((f) => ({ count: Number(f.properties?.point_count) }));
+        const icons = map.queryRenderedFeatures({ layers: ['devices-icon'] }).map((f) => Number(f.id));
+        return { clusters, icons };
+      },
+      setProbe(probe) {
+        if (self.layer) self.layer.probe = probe;
       },
     };
     (window as unknown as { __rastroMap?: MapTestHook }).__rastroMap = hook;

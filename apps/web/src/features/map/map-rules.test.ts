@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Device, Position } from '@rastro/domain/entities';
 import { baseStyle, DEFAULT_TILE_URL, graticule, gridStep, OSM_ATTRIBUTION, tileUrlOf } from './base-style.ts';
-import { diffMarkers, isEmptyDiff, labelImageId, markerOf, markersOf } from './device-features.ts';
+import { accuracyPx0, changedProperties, labelImageId, markerOf, propertiesOf } from './device-features.ts';
 import { boundsOf, DEFAULT_ZOOM, initialView, SAO_PAULO, validCoordinates, viewZoom } from './initial-view.ts';
 
 const device = (id: number, extra: Partial<Device> = {}): Device => ({
@@ -63,7 +63,11 @@ describe('base style', () => {
 
   it('draws a plain base under the tiles and the markers above, with the OSM attribution', () => {
     const style = baseStyle(DEFAULT_TILE_URL);
-    expect(style.layers.map((l) => l.id)).toEqual(['base', 'graticule', 'osm', 'devices-circle', 'devices-label']);
+    expect(style.layers.map((l) => l.id)).toEqual([
+      'base', 'graticule', 'osm', 'trail', 'devices-precision', 'devices-cluster', 'devices-cluster-count', 'devices-dot',
+      'devices-selected', 'devices-status', 'devices-icon', 'devices-label',
+    ]);
+    expect(style.sources.devices).toMatchObject({ type: 'geojson', cluster: true, clusterRadius: 50, clusterMaxZoom: 14 });
     expect(style.sources.osm).toMatchObject({ type: 'raster', tiles: [DEFAULT_TILE_URL], tileSize: 256, attribution: OSM_ATTRIBUTION });
     expect(OSM_ATTRIBUTION).toBe('© OpenStreetMap contributors');
     // No glyphs or sprites: nothing in the style needs the network besides the tiles.
@@ -105,27 +109,28 @@ describe('device markers', () => {
     expect(markerOf(device(1, { status: 'weird' as never }), position(1, 1, 1))?.status).toBe('unknown');
   });
 
-  it('diffs snapshots into adds, moves, property changes and removals', () => {
-    const before = markersOf({ 1: device(1), 2: device(2), 3: device(3) }, { 1: position(1, 1, 1), 2: position(2, 2, 2), 3: position(3, 3, 3) });
-    const after = markersOf(
-      { 1: device(1), 2: device(2, { status: 'offline', name: 'Truck' }), 4: device(4) },
-      { 1: position(1, 1.5, 1), 2: position(2, 2, 2), 4: position(4, 4, 4) },
-    );
-    const diff = diffMarkers(before, after);
-    expect(diff.remove).toEqual([3]);
-    expect(diff.add.map((f) => f.id)).toEqual([4]);
-    expect(diff.add[0]).toMatchObject({ geometry: { coordinates: [4, 4] }, properties: { label: labelImageId('Car 4') } });
-    expect(diff.update).toEqual([
-      { id: 1, newGeometry: { type: 'Point', coordinates: [1, 1.5] } },
-      {
-        id: 2,
-        addOrUpdateProperties: [
-          { key: 'name', value: 'Truck' },
-          { key: 'label', value: 'label:Truck' },
-          { key: 'status', value: 'offline' },
-        ],
-      },
-    ]);
-    expect(isEmptyDiff(diffMarkers(after, after))).toBe(true);
+  it('carries the icon of the category and colours, the labels and the accuracy', () => {
+    const truck = markerOf(
+      device(1, { category: 'truck', attributes: { 'tarkan.color': '155|1.5|0.8', placa: 'ABC1D23' } }),
+      position(1, -23.5, -46.6, { accuracy: 30 }),
+    )!;
+    expect(truck.icon).toBe('icon:truck:155|1.5|0.8:');
+    expect(markerOf(device(2, { category: '' }), position(2, 1, 1))!.icon).toBe('icon:default::');
+    expect(markerOf(device(2, { category: 'spaceship' }), position(2, 1, 1))!.icon).toBe('icon:default::');
+    expect(propertiesOf(truck)).toMatchObject({
+      labelName: labelImageId('Car 1'), labelPlate: labelImageId('ABC1D23'), labelBoth: labelImageId('Car 1 - ABC1D23'), online: 1,
+    });
+    expect(propertiesOf(markerOf(device(3), position(3, 1, 1))!).labelPlate).toBe(labelImageId('N/A'));
+    // 30 m at -23.5° is 30 / (78271.517 · cos 23.5°) px at zoom 0 (doubling every zoom).
+    expect(truck.acc).toBeCloseTo(30 / (78271.517 * Math.cos((23.5 * Math.PI) / 180)), 12);
+    expect(accuracyPx0(0, 10)).toBe(0);
+    expect(accuracyPx0(undefined, 10)).toBe(0);
+  });
+
+  it('lists only the properties that changed', () => {
+    const a = markerOf(device(1), position(1, 1, 1))!;
+    expect(changedProperties(a, { ...a, latitude: 2 })).toEqual([]);
+    expect(changedProperties(a, { ...a, course: 180 })).toEqual([{ key: 'course', value: 180 }]);
+    expect(changedProperties(a, { ...a, status: 'offline' })).toEqual([{ key: 'status', value: 'offline' }, { key: 'online', value: 0 }]);
   });
 });

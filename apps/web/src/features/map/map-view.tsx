@@ -8,7 +8,40 @@ import { useSession } from '../../app/session-store.ts';
 import { useLive } from '../../live/live-store.ts';
 import { tileUrlOf } from './base-style.ts';
 import { initialView } from './initial-view.ts';
+import { MapPrefsControl } from './map-prefs-control.tsx';
+import type { LiveFeed, VisibilityFeed } from './device-layer.ts';
 import './map.css';
+
+/** The live store as the devices layer reads it. */
+const liveFeed: LiveFeed = {
+  devices: () => useLive.getState().devices,
+  positions: () => useLive.getState().positions,
+  subscribe: (listener) =>
+    useLive.subscribe((s, prev) => {
+      if (s.devices !== prev.devices || s.positions !== prev.positions) listener(s.devices !== prev.devices, s.positions !== prev.positions);
+    }),
+};
+
+/**
+ * The device list's filters (live/visible-devices.ts: getVisibleDeviceIds() → Set | null, and a
+ * subscribe function). Markers of devices outside the set are hidden. Looked up with a glob so
+ * the map works the same whether or not that module exists yet.
+ */
+type VisibleDevicesModule = {
+  getVisibleDeviceIds?: () => Set<number> | null;
+  subscribe?: (listener: () => void) => () => void;
+  subscribeVisibleDevices?: (listener: () => void) => () => void;
+};
+const visibleDevicesModules = import.meta.glob<VisibleDevicesModule>('../../live/visible-devices.ts');
+
+async function visibilityFeed(): Promise<VisibilityFeed | null> {
+  const load = Object.values(visibleDevicesModules)[0];
+  if (!load) return null;
+  const mod = await load();
+  const subscribe = mod.subscribeVisibleDevices ?? mod.subscribe;
+  if (!mod.getVisibleDeviceIds || !subscribe) return null;
+  return { get: mod.getVisibleDeviceIds, subscribe: (listener) => subscribe(() => listener()) };
+}
 
 type MapState = 'loading' | 'ready' | 'error';
 
@@ -51,11 +84,12 @@ export function MapView({ onRetry, compact }: { onRetry: () => void; compact: bo
 
   useEffect(() => {
     let cancelled = false;
-    let unsubscribe: (() => void) | null = null;
     let detach: (() => void) | null = null;
     const { user, serverInfo } = useSession.getState();
     const live = useLive.getState();
+    const selectZoom = Number(serverInfo?.server.attributes?.['web.selectZoom']);
     const setup = {
+      selectZoom: Number.isFinite(selectZoom) && selectZoom > 0 ? selectZoom : undefined,
       tileUrl: tileUrlOf(serverInfo?.server.attributes),
       view: initialView(user, serverInfo?.server, Object.values(live.positions)),
       compactAttribution: compact,
@@ -67,8 +101,8 @@ export function MapView({ onRetry, compact }: { onRetry: () => void; compact: bo
         'Map.Title': t('map.label'),
       },
     };
-    import('./map-engine.ts')
-      .then(({ mapEngine }) => {
+    Promise.all([import('./map-engine.ts'), visibilityFeed().catch(() => null)])
+      .then(([{ mapEngine }, visibility]) => {
         const element = container.current;
         if (cancelled || !element) return;
         const engine = mapEngine(setup);
@@ -80,15 +114,8 @@ export function MapView({ onRetry, compact }: { onRetry: () => void; compact: bo
           return;
         }
         detach = () => engine.detach();
+        engine.connect(liveFeed, visibility);
         engine.exposeTestHook();
-        const sync = () => {
-          const s = useLive.getState();
-          engine.sync(s.devices, s.positions);
-        };
-        sync();
-        unsubscribe = useLive.subscribe((s, prev) => {
-          if (s.devices !== prev.devices || s.positions !== prev.positions) sync();
-        });
       })
       .catch((error: unknown) => {
         console.error(error);
@@ -96,7 +123,6 @@ export function MapView({ onRetry, compact }: { onRetry: () => void; compact: bo
       });
     return () => {
       cancelled = true;
-      unsubscribe?.();
       detach?.();
     };
     // The map is set up once per session; later changes reach it through the store.
@@ -118,6 +144,7 @@ export function MapView({ onRetry, compact }: { onRetry: () => void; compact: bo
           <span>{t('map.error')}</span>
         </div>
       )}
+      {state === 'ready' && <MapPrefsControl />}
       <div className="map-notes">
         <LiveStatus onRetry={onRetry} />
       </div>

@@ -1,0 +1,133 @@
+// Map images of the devices layer, made on demand and kept in a 100-entry LRU cache (spec §9):
+//   icon:<category>:<h|s|b>:<h|s|b> a vehicle icon (features/map-icons) in the device colours,
+//   count:<text>                     the number on a cluster circle (no glyph fonts offline),
+//   label:<text>                     a name/plate label (label-image.ts).
+// Icons are rasterised with Path2D from the icons' SVG path data, at the screen's pixel ratio.
+// The categories preloaded at start-up (default, car, truck, motorcycle, bus) are drawn when
+// the map loads. An icon evicted from the cache is removed from the map too; if a marker still
+// shows it, the map asks again and it is redrawn.
+import type { Map as MapLibre } from 'maplibre-gl';
+import { categoryOf, FIXED_COLORS, ICON_GRID, ICONS, OUTLINE, type Category } from '../map-icons/icons.ts';
+import { bodyColor, extraColor, hsbKey, parseHsb } from './colors.ts';
+import { drawLabel } from './label-image.ts';
+import { LruCache } from './lru.ts';
+
+export const IMAGE_CACHE_SIZE = 100;
+export const PRELOADED: readonly Category[] = ['default', 'car', 'truck', 'motorcycle', 'bus'];
+/** Icon size on screen in CSS pixels. */
+export const ICON_PX = 46;
+
+export interface RasterImage {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+  pixelRatio: number;
+}
+
+export const iconImageId = (category: string | null | undefined, color?: unknown, extra?: unknown) =>
+  `icon:${categoryOf(category)}:${hsbKey(parseHsb(color))}:${hsbKey(parseHsb(extra))}`;
+
+/** icon:truck:155|1.5|0.8: → its parts. */
+export function parseIconId(id: string): { category: Category; color: string; extra: string } | null {
+  const parts = id.split(':');
+  if (parts.length !== 4 || parts[0] !== 'icon') return null;
+  return { category: categoryOf(parts[1]), color: parts[2]!, extra: parts[3]! };
+}
+
+const pixelRatio = () => Math.min(Math.max(window.devicePixelRatio || 1, 1), 2) * 1.5;
+
+export function drawIcon(category: Category, color: string, extra: string, ratio = pixelRatio()): RasterImage | null {
+  const size = Math.round(ICON_PX * ratio);
+  const canvas = document.createElement('canvas');
+  canvas.width = size;
+  canvas.height = size;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  const scale = size / (ICON_GRID + 4);
+  ctx.translate(2 * scale, 2 * scale);
+  ctx.scale(scale, scale);
+  const body = bodyColor(parseHsb(color));
+  const second = extraColor(parseHsb(extra));
+  const shapes = ICONS[category].map((shape) => ({ ...shape, path: new Path2D(shape.d) }));
+  // A white halo with a soft shadow keeps the icon readable on any tile.
+  ctx.save();
+  ctx.shadowColor = 'rgba(15,23,42,0.45)';
+  ctx.shadowBlur = 2.5;
+  ctx.shadowOffsetY = 0.8 * scale;
+  ctx.lineJoin = 'round';
+  ctx.strokeStyle = '#ffffff';
+  ctx.lineWidth = 2.6;
+  for (const shape of shapes) ctx.stroke(shape.path);
+  ctx.restore();
+  ctx.lineJoin = 'round';
+  for (const shape of shapes) {
+    ctx.fillStyle = shape.role === 'body' ? body : shape.role === 'extra' ? second : FIXED_COLORS[shape.role];
+    ctx.fill(shape.path);
+    if (shape.role === 'body' || shape.role === 'extra') {
+      ctx.strokeStyle = OUTLINE;
+      ctx.lineWidth = 0.9;
+      ctx.stroke(shape.path);
+    }
+  }
+  const image = ctx.getImageData(0, 0, size, size);
+  return { width: size, height: size, data: image.data, pixelRatio: ratio };
+}
+
+/** A cluster count in white bold text (the circle itself is a circle layer). */
+export function drawCount(text: string, ratio = Math.min(window.devicePixelRatio || 1, 2)): RasterImage | null {
+  const canvas = document.createElement('canvas');
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  const font = `700 ${12 * ratio}px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif`;
+  ctx.font = font;
+  canvas.width = Math.ceil(ctx.measureText(text).width + 4 * ratio);
+  canvas.height = Math.ceil(16 * ratio);
+  ctx.font = font;
+  ctx.fillStyle = '#ffffff';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.shadowColor = 'rgba(0,0,0,0.35)';
+  ctx.shadowBlur = 2 * ratio;
+  ctx.fillText(text, canvas.width / 2, canvas.height / 2 + ratio * 0.5);
+  const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
+  return { width: image.width, height: image.height, data: image.data, pixelRatio: ratio };
+}
+
+/** Makes the map's images on request, with the icon LRU. */
+export class ImageRegistry {
+  readonly icons: LruCache<string, RasterImage>;
+  private map: MapLibre | null = null;
+
+  constructor(capacity = IMAGE_CACHE_SIZE) {
+    this.icons = new LruCache<string, RasterImage>(capacity, (id) => {
+      if (this.map?.hasImage(id)) this.map.removeImage(id);
+    });
+  }
+
+  attach(map: MapLibre): void {
+    this.map = map;
+    map.setMissingStyleImageResolver((id) => this.provide(id));
+    for (const category of PRELOADED) this.icon(iconImageId(category));
+  }
+
+  /** The raster of an icon id (from the cache or drawn now). */
+  icon(id: string): RasterImage | null {
+    const cached = this.icons.get(id);
+    if (cached) return cached;
+    const parts = parseIconId(id);
+    if (!parts) return null;
+    const image = drawIcon(parts.category, parts.color, parts.extra);
+    if (image) this.icons.set(id, image);
+    return image;
+  }
+
+  private provide(id: string): void {
+    const map = this.map;
+    if (!map || map.hasImage(id)) return;
+    let image: RasterImage | null = null;
+    if (id.startsWith('icon:')) image = this.icon(id);
+    else if (id.startsWith('count:')) image = drawCount(id.slice('count:'.length));
+    else if (id.startsWith('label:')) image = drawLabel(id.slice('label:'.length));
+    if (image) map.addImage(id, { width: image.width, height: image.height, data: image.data }, { pixelRatio: image.pixelRatio });
+  }
+}
