@@ -20,6 +20,8 @@ import { permissionsRoutes } from './permissions/permissions-routes.ts';
 import { positionsRoutes } from './positions/positions-routes.ts';
 import { socketRoutes } from './realtime/socket-routes.ts';
 import { weatherRoutes } from './weather/weather-routes.ts';
+import { geofencesRoutes } from './geofences/geofences-routes.ts';
+import { commandsRoutes } from './commands/commands-routes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -103,6 +105,8 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   await positionsRoutes(app, ctx);
   await socketRoutes(app, ctx);
   await weatherRoutes(app, ctx);
+  await geofencesRoutes(app, ctx);
+  await commandsRoutes(app, ctx);
 
   await registerWebClient(app, ctx);
   return app;

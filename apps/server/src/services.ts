@@ -5,6 +5,7 @@ import { startProcessing, type Processing } from './processing/processing.ts';
 import { startOsmandServer } from './ingest/osmand/osmand-server.ts';
 import { startBus } from './realtime/bus.ts';
 import { startDemo } from './demo/demo.ts';
+import { commandDelivery } from './commands/command-delivery.ts';
 
 export interface Services {
   osmandPort: number;
@@ -18,11 +19,19 @@ export async function startServices(ctx: AppContext, _options: { httpPort: numbe
   ctx.onClose.push(() => bus.close());
   const processing = await startProcessing(ctx);
   ctx.processing = processing;
+  // Queued commands: which devices have some is known before the first message arrives.
+  const commands = commandDelivery(ctx).queue;
+  await commands.start();
+  ctx.onClose.push(() => commands.stop());
   let osmandPort = 0;
   // Port 0 disables the OsmAnd listener (documented); tests pass a free port.
   if (ctx.config.osmandPort !== 0) {
-    // takeQueuedCommand: the commands feature plugs its queue in here.
-    const osmand = await startOsmandServer(ctx, processing.pipeline, { host: ctx.config.host, port: ctx.config.osmandPort });
+    // A queued command travels as the answer to the device's next report.
+    const osmand = await startOsmandServer(ctx, processing.pipeline, {
+      host: ctx.config.host,
+      port: ctx.config.osmandPort,
+      takeQueuedCommand: (entry) => commands.takeText(entry),
+    });
     ctx.onClose.push(() => osmand.close());
     osmandPort = osmand.port;
   }

@@ -65,7 +65,7 @@ describe.each(backends)('permissions (%s)', (backend) => {
       { userId: 1 },
       { userId: 1, deviceId: 2, groupId: 3 },
       { deviceId: 2, userId: 1 }, // the first key is the owner: device×user is no link kind
-      { userId: 1, geofenceId: 2 }, // not supported (yet)
+      { geofenceId: 2, deviceId: 1 }, // geofences are linked to devices, not the other way round
       { userId: 'abc', deviceId: 2 },
       { userId: 0, deviceId: 2 },
       { userId: 1, managedUserId: 1 },

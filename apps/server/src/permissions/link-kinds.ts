@@ -38,6 +38,8 @@ export const OBJECT_KINDS: Record<string, ObjectKind> = {
   user: { table: 'users', label: 'user', access: 'user' },
   device: { table: 'devices', label: 'device', access: 'device' },
   group: { table: 'groups', label: 'group', access: 'group' },
+  geofence: { table: 'geofences', label: 'geofence', access: { userLink: 'userGeofence' } },
+  command: { table: 'commands', label: 'command', access: { userLink: 'userCommand' } },
 };
 
 export const LINK_KINDS: LinkKind[] = [
@@ -45,6 +47,12 @@ export const LINK_KINDS: LinkKind[] = [
   { ownerKey: 'userId', propertyKey: 'groupId', table: 'userGroup', owner: 'user', property: 'group' },
   { ownerKey: 'userId', propertyKey: 'managedUserId', table: 'userUser', owner: 'user', property: 'user', managersOnly: true },
   { ownerKey: 'deviceId', propertyKey: 'linkedDeviceId', table: 'deviceDevice', owner: 'device', property: 'device' },
+  { ownerKey: 'userId', propertyKey: 'geofenceId', table: 'userGeofence', owner: 'user', property: 'geofence' },
+  { ownerKey: 'deviceId', propertyKey: 'geofenceId', table: 'deviceGeofence', owner: 'device', property: 'geofence' },
+  { ownerKey: 'groupId', propertyKey: 'geofenceId', table: 'groupGeofence', owner: 'group', property: 'geofence' },
+  { ownerKey: 'userId', propertyKey: 'commandId', table: 'userCommand', owner: 'user', property: 'command' },
+  { ownerKey: 'deviceId', propertyKey: 'commandId', table: 'deviceCommand', owner: 'device', property: 'command' },
+  { ownerKey: 'groupId', propertyKey: 'commandId', table: 'groupCommand', owner: 'group', property: 'command' },
 ];
 
 export function registerObjectKind(name: string, kind: ObjectKind): void {

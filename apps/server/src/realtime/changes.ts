@@ -9,7 +9,9 @@ export type Change =
   | { kind: 'user'; id: number }
   | { kind: 'userRemoved'; id: number }
   /** A permission link was added or removed: audiences must be recomputed. */
-  | { kind: 'permissions' };
+  | { kind: 'permissions' }
+  /** A command was queued for device `id` (instances mark it to hand the command over on its next message). */
+  | { kind: 'commandQueued'; id: number };
 
 type Listener = (change: Change) => void;
 

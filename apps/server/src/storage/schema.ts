@@ -151,6 +151,34 @@ export interface RevokedTokenTable {
   expiration: Millis;
 }
 
+export interface GeofenceTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  /** Latitude-first WKT-like text (CIRCLE / POLYGON / LINESTRING). */
+  area: string;
+  calendarId: number | null;
+  attributes: Json;
+}
+
+/** A saved command (`/api/commands`). */
+export interface CommandTable {
+  id: Generated<number>;
+  description: string | null;
+  type: string;
+  textChannel: Bool;
+  attributes: Json;
+}
+
+/** A command waiting for its device's next message (Traccar's `tc_commands_queue`). */
+export interface CommandQueueTable {
+  id: Generated<number>;
+  deviceId: number;
+  type: string;
+  textChannel: Bool;
+  attributes: Json;
+}
+
 /** A permission link between two objects (Traccar's `tc_<owner>_<property>` tables). */
 export interface LinkTable {
   ownerId: number;
@@ -171,7 +199,18 @@ export interface Database {
   userGroup: LinkTable;
   userUser: LinkTable;
   deviceDevice: LinkTable;
+  geofences: GeofenceTable;
+  commands: CommandTable;
+  commandsQueue: CommandQueueTable;
+  userGeofence: LinkTable;
+  deviceGeofence: LinkTable;
+  groupGeofence: LinkTable;
+  userCommand: LinkTable;
+  deviceCommand: LinkTable;
+  groupCommand: LinkTable;
 }
 
-export type LinkTableName = 'userDevice' | 'userGroup' | 'userUser' | 'deviceDevice';
+export type LinkTableName =
+  | 'userDevice' | 'userGroup' | 'userUser' | 'deviceDevice'
+  | 'userGeofence' | 'deviceGeofence' | 'groupGeofence' | 'userCommand' | 'deviceCommand' | 'groupCommand';
 

@@ -1,0 +1,196 @@
+// /api/commands: saved commands (list with the extended parameters, get, create with the
+// creator linked, update, delete), the types a device accepts (/types), the saved commands
+// usable for a device (GET /send) and sending (POST /send: 200 delivered live, 202 queued).
+//
+// Restrictions: readonly accounts change nothing and send nothing; `limitCommands` (user or
+// server, non-administrators) forbids ad-hoc commands and creating/changing/deleting saved
+// ones, but a saved command the user may use can still be sent. `deviceReadonly` does not
+// apply to commands. SMS (textChannel) needs a gateway this server does not have yet.
+import type { FastifyInstance } from 'fastify';
+import { COMMAND_TYPES, commandTypesForProtocol } from '@rastro/domain/commands';
+import type { AppContext } from '../context.ts';
+import type { UserRow } from '../users/user-json.ts';
+import type { ServerRow } from '../server-info/server-repo.ts';
+import { requireUser } from '../auth/authenticate.ts';
+import { assertCanWrite } from '../auth/guards.ts';
+import { getServerRow } from '../server-info/server-repo.ts';
+import { accessDenied, badRequest, forbidden, notFound } from '../http/errors.ts';
+import { boolParam, intParam, pathId, type Query } from '../access/list-params.ts';
+import { has, objectBody, optionalBool, optionalText, type Body } from '../access/body-fields.ts';
+import { parseAttributes } from '../http/json.ts';
+import { extendedListFilter } from '../geofences/extended-list.ts';
+import { CommandsRepo } from './commands-repo.ts';
+import { commandToJson, queuedCommandToJson, type CommandRow } from './command-json.ts';
+import { commandDelivery, type OutgoingCommand } from './command-delivery.ts';
+
+type WithId = { Params: { id: string } };
+
+const commandDenied = () => forbidden('Command access denied - you cannot use this command');
+const smsUnavailable = () => badRequest('SMS not configured - commands cannot be sent as text messages on this server');
+
+const on = (v: number | boolean | null | undefined) => v === true || v === 1;
+
+/** limitCommands (user or server) applies to non-administrators. */
+function limited(user: UserRow, server: ServerRow): boolean {
+  return user.administrator !== 1 && (on(user.limitCommands) || on(server.limitCommands));
+}
+
+/** The command type: a non-blank text (any type Traccar could encode is accepted). */
+function typeText(body: Body): string {
+  const value = body.type;
+  if (typeof value !== 'string' || value.trim() === '') throw badRequest('Type is required - fill in the type field');
+  const text = value.trim();
+  if (text.length > 128) throw badRequest('Invalid type - at most 128 characters');
+  return text;
+}
+
+/** Command parameters: an object; an empty array (sent by some clients) counts as none. */
+function parameters(body: Body): Record<string, unknown> {
+  const value = body.attributes;
+  if (value === undefined || value === null) return {};
+  if (Array.isArray(value) && value.length === 0) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('Invalid attributes - a JSON object is expected');
+  if (JSON.stringify(value).length > 64 * 1024) throw badRequest('Invalid attributes - too large');
+  return value as Record<string, unknown>;
+}
+
+function positiveId(body: Body, key: string): number | null {
+  const value = body[key];
+  if (value === undefined || value === null || value === 0 || value === '' || value === '0') return null;
+  const n = typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim()) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw badRequest(`Invalid ${key} - an id is expected`);
+  // Clients send id -1 (or 0) for "not a saved command".
+  return n > 0 ? n : null;
+}
+
+export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const commands = new CommandsRepo(ctx.storage.db);
+  const delivery = commandDelivery(ctx);
+
+  async function usableCommand(user: UserRow, id: number): Promise<CommandRow> {
+    if (user.administrator !== 1 && !(await commands.isLinkedToUser(user.id, id))) throw commandDenied();
+    const row = await commands.findById(id);
+    if (!row) throw notFound('Command not found');
+    return row;
+  }
+
+  async function assertMayEdit(user: UserRow): Promise<void> {
+    const server = await getServerRow(ctx);
+    assertCanWrite(user, server);
+    if (limited(user, server)) throw forbidden('Operation restricted - this account cannot create or change saved commands');
+  }
+
+  /** A device the caller sees, with the protocol of its latest position (null if it never reported). */
+  async function visibleDevice(user: UserRow, deviceId: number) {
+    if (!(await ctx.visibility.canSeeDevice(user, deviceId))) throw accessDenied.device();
+    const device = await ctx.storage.db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
+    if (!device) throw notFound('Device not found');
+    let protocol: string | null = null;
+    if (device.positionId !== null) {
+      const position = await ctx.storage.db.selectFrom('positions').select('protocol').where('id', '=', device.positionId).executeTakeFirst();
+      protocol = position?.protocol ?? null;
+    }
+    return { device, protocol };
+  }
+
+  function requiredDeviceId(query: Query): number {
+    const deviceId = intParam(query, 'deviceId');
+    if (!deviceId) throw badRequest('Device is required - pass deviceId');
+    return deviceId;
+  }
+
+  app.get<{ Querystring: Query }>('/api/commands', async (req) => {
+    const user = requireUser(req);
+    const rows = await commands.list(await extendedListFilter(ctx, user, req.query));
+    return rows.map(commandToJson);
+  });
+
+  // Without a device: every type. With one: what its protocol accepts over data; over SMS
+  // (textChannel=true) nothing, as no SMS gateway is configured.
+  app.get<{ Querystring: Query }>('/api/commands/types', async (req) => {
+    const user = requireUser(req);
+    const deviceId = intParam(req.query, 'deviceId');
+    if (!deviceId) return COMMAND_TYPES.map((type) => ({ type }));
+    const { protocol } = await visibleDevice(user, deviceId);
+    if (boolParam(req.query, 'textChannel')) return [];
+    return commandTypesForProtocol(protocol).map((type) => ({ type }));
+  });
+
+  app.get<{ Querystring: Query }>('/api/commands/send', async (req) => {
+    const user = requireUser(req);
+    const deviceId = requiredDeviceId(req.query);
+    const { protocol } = await visibleDevice(user, deviceId);
+    const supported = new Set<string>(commandTypesForProtocol(protocol));
+    const rows = await commands.forUserAndDevice(user.id, deviceId);
+    return rows.filter((r) => supported.has(r.type)).map(commandToJson);
+  });
+
+  app.post('/api/commands/send', async (req, reply) => {
+    const user = requireUser(req);
+    const server = await getServerRow(ctx);
+    assertCanWrite(user, server);
+    const body = objectBody(req.body);
+    const deviceId = positiveId(body, 'deviceId');
+    if (deviceId === null) throw badRequest('Device is required - fill in the deviceId field');
+    const savedId = positiveId(body, 'id');
+    let command: OutgoingCommand;
+    if (savedId !== null) {
+      const saved = await usableCommand(user, savedId);
+      command = { deviceId, type: saved.type, textChannel: saved.textChannel === 1, attributes: parseAttributes(saved.attributes) };
+    } else {
+      if (limited(user, server)) throw forbidden('Operation restricted - this account may only send saved commands');
+      command = { deviceId, type: typeText(body), textChannel: optionalBool(body, 'textChannel') === 1, attributes: parameters(body) };
+    }
+    const { device } = await visibleDevice(user, deviceId);
+    if (command.textChannel) throw smsUnavailable();
+    const result = await delivery.deliver(device, command);
+    if (!result) throw badRequest('Device is not connected - the command was not queued (noQueue)');
+    if (result.kind === 'sent') {
+      return reply.code(200).send({ id: savedId ?? 0, deviceId, description: optionalText(body, 'description'), type: command.type, textChannel: command.textChannel, attributes: command.attributes });
+    }
+    return reply.code(202).send(queuedCommandToJson(result.row));
+  });
+
+  app.get<WithId>('/api/commands/:id', async (req) => commandToJson(await usableCommand(requireUser(req), pathId(req.params.id))));
+
+  app.post('/api/commands', async (req) => {
+    const user = requireUser(req);
+    await assertMayEdit(user);
+    const body = objectBody(req.body);
+    const values = {
+      description: optionalText(body, 'description'),
+      type: typeText(body),
+      textChannel: optionalBool(body, 'textChannel'),
+      attributes: JSON.stringify(parameters(body)),
+    };
+    const row = await ctx.storage.db.transaction().execute(async (trx) => {
+      const created = await new CommandsRepo(trx).insert(values);
+      await trx.insertInto('userCommand').values({ ownerId: user.id, propertyId: created.id }).execute();
+      return created;
+    });
+    return commandToJson(row);
+  });
+
+  app.put<WithId>('/api/commands/:id', async (req) => {
+    const user = requireUser(req);
+    const current = await usableCommand(user, pathId(req.params.id));
+    await assertMayEdit(user);
+    const body = objectBody(req.body);
+    const row = await commands.update(current.id, {
+      description: has(body, 'description') ? optionalText(body, 'description') : current.description,
+      type: has(body, 'type') ? typeText(body) : current.type,
+      textChannel: has(body, 'textChannel') ? optionalBool(body, 'textChannel') : current.textChannel,
+      attributes: has(body, 'attributes') ? JSON.stringify(parameters(body)) : current.attributes,
+    });
+    if (!row) throw notFound('Command not found');
+    return commandToJson(row);
+  });
+
+  app.delete<WithId>('/api/commands/:id', async (req, reply) => {
+    const user = requireUser(req);
+    const command = await usableCommand(user, pathId(req.params.id));
+    await assertMayEdit(user);
+    await commands.delete(command.id);
+    return reply.code(204).send();
+  });
+}
