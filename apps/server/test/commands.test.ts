@@ -228,6 +228,30 @@ describe.each(backends)('commands (%s)', (backend) => {
     expect(await queued(device.id)).toHaveLength(2);
   });
 
+  it('POST /api/commands/send?groupId= queues for every device of the group and its subgroups the caller sees', async () => {
+    const { row: user, client } = await makeUser(server, 'cmd-group@test');
+    const group = await create<Group>(admin, '/api/groups', { name: 'Send group' });
+    const child = await create<Group>(admin, '/api/groups', { name: 'Send child', groupId: group.id });
+    const d1 = await create<Device>(admin, '/api/devices', { name: 'G1', uniqueId: uid('cmd-group'), groupId: group.id });
+    const d2 = await create<Device>(admin, '/api/devices', { name: 'G2', uniqueId: uid('cmd-group'), groupId: child.id });
+    const outside = await create<Device>(admin, '/api/devices', { name: 'G3', uniqueId: uid('cmd-group') });
+    expect((await admin.post('/api/permissions', { userId: user.id, groupId: group.id })).status).toBe(204);
+    const res = await client.post<QueuedCommand[]>(`/api/commands/send?groupId=${group.id}`, { type: 'engineStop', attributes: {} });
+    expect(res.status).toBe(202);
+    expectArrayOf(res.json, 'QueuedCommand');
+    expect(res.json.map((q) => q.deviceId)).toEqual([d1.id, d2.id]);
+    expect(await queued(outside.id)).toEqual([]);
+    const stranger = await makeUser(server, 'cmd-group-stranger@test');
+    const refused = await stranger.client.post(`/api/commands/send?groupId=${group.id}`, { type: 'engineStop' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/^Group access denied/);
+    // An empty group: nothing queued, the command comes back with 200.
+    const empty = await create<Group>(client, '/api/groups', { name: 'Empty send group' });
+    const none = await client.post<Command>(`/api/commands/send?groupId=${empty.id}`, { type: 'engineStop' });
+    expect(none.status).toBe(200);
+    expect(none.json).toMatchObject({ type: 'engineStop', deviceId: 0 });
+  });
+
   it('delivers at once (200) when a protocol holds a live connection to the device', async () => {
     const device = await create<Device>(admin, '/api/devices', { name: 'Live', uniqueId: uid('cmd-live') });
     const written: Array<{ deviceId: number; type: string }> = [];

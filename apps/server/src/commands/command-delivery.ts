@@ -144,7 +144,14 @@ export class CommandQueue {
   /** OsmAnd: the text of one queued command as the answer to the device's report, or null. */
   async takeText(entry: DeviceEntry): Promise<string | null> {
     if (!this.pending.has(entry.id)) return null;
-    const row = await this.take(entry.id, entry.positionId);
+    let row: QueuedCommandRow | null;
+    try {
+      row = await this.take(entry.id, entry.positionId);
+    } catch (error) {
+      // The position is stored already; the command stays queued for the next report.
+      this.ctx.log.warn({ err: error, deviceId: entry.id }, 'could not hand over a queued command');
+      return null;
+    }
     if (!row) return null;
     let attributes: Record<string, unknown> = {};
     try {

@@ -1,6 +1,7 @@
 // /api/commands: saved commands (list with the extended parameters, get, create with the
 // creator linked, update, delete), the types a device accepts (/types), the saved commands
-// usable for a device (GET /send) and sending (POST /send: 200 delivered live, 202 queued).
+// usable for a device (GET /send) and sending (POST /send: 200 delivered live, 202 queued;
+// `?groupId=` sends to every device of a group).
 //
 // Restrictions: readonly accounts change nothing and send nothing; `limitCommands` (user or
 // server, non-administrators) forbids ad-hoc commands and creating/changing/deleting saved
@@ -19,6 +20,7 @@ import { boolParam, intParam, pathId, type Query } from '../access/list-params.t
 import { has, objectBody, optionalBool, optionalText, type Body } from '../access/body-fields.ts';
 import { parseAttributes } from '../http/json.ts';
 import { extendedListFilter } from '../geofences/extended-list.ts';
+import { notDeletedDevice, visibleDeviceIdsQuery } from '../access/visibility.ts';
 import { CommandsRepo } from './commands-repo.ts';
 import { commandToJson, queuedCommandToJson, type CommandRow } from './command-json.ts';
 import { commandDelivery, type OutgoingCommand } from './command-delivery.ts';
@@ -125,29 +127,62 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return rows.filter((r) => supported.has(r.type)).map(commandToJson);
   });
 
-  app.post('/api/commands/send', async (req, reply) => {
+  /** Devices of a group and its child and grandchild groups that the caller sees. */
+  async function devicesOfGroup(user: UserRow, groupId: number) {
+    const db = ctx.storage.db;
+    const groupIds = db
+      .selectFrom('groups as g0')
+      .select('g0.id as id')
+      .where('g0.id', '=', groupId)
+      .union(db.selectFrom('groups as g1').select('g1.id as id').where('g1.groupId', '=', groupId))
+      .union(
+        db.selectFrom('groups as g2').innerJoin('groups as g1', 'g1.id', 'g2.groupId').select('g2.id as id').where('g1.groupId', '=', groupId),
+      );
+    let query = db.selectFrom('devices').selectAll().where('devices.groupId', 'in', groupIds).where(notDeletedDevice('devices.uniqueId'));
+    if (user.administrator !== 1) query = query.where('devices.id', 'in', visibleDeviceIdsQuery(db, user.id));
+    return query.orderBy('devices.id').execute();
+  }
+
+  // `?groupId=N` sends to every device of the group (and its subgroups) the caller sees:
+  // 202 with the list of queued commands when any was queued, else 200 with the command.
+  app.post<{ Querystring: Query }>('/api/commands/send', async (req, reply) => {
     const user = requireUser(req);
     const server = await getServerRow(ctx);
     assertCanWrite(user, server);
     const body = objectBody(req.body);
+    const groupId = intParam(req.query, 'groupId') || null;
     const deviceId = positiveId(body, 'deviceId');
-    if (deviceId === null) throw badRequest('Device is required - fill in the deviceId field');
+    if (deviceId === null && groupId === null) throw badRequest('Device is required - fill in the deviceId field');
     const savedId = positiveId(body, 'id');
-    let command: OutgoingCommand;
+    let command: Omit<OutgoingCommand, 'deviceId'>;
     if (savedId !== null) {
       const saved = await usableCommand(user, savedId);
-      command = { deviceId, type: saved.type, textChannel: saved.textChannel === 1, attributes: parseAttributes(saved.attributes) };
+      command = { type: saved.type, textChannel: saved.textChannel === 1, attributes: parseAttributes(saved.attributes) };
     } else {
       if (limited(user, server)) throw forbidden('Operation restricted - this account may only send saved commands');
-      command = { deviceId, type: typeText(body), textChannel: optionalBool(body, 'textChannel') === 1, attributes: parameters(body) };
+      command = { type: typeText(body), textChannel: optionalBool(body, 'textChannel') === 1, attributes: parameters(body) };
     }
-    const { device } = await visibleDevice(user, deviceId);
+    const sent = (id: number) => ({
+      id: savedId ?? 0, deviceId: id, description: optionalText(body, 'description'), type: command.type, textChannel: command.textChannel, attributes: command.attributes,
+    });
+
+    if (groupId !== null) {
+      if (!(await ctx.visibility.canSeeGroup(user, groupId))) throw accessDenied.group();
+      if (command.textChannel) throw smsUnavailable();
+      const queuedRows = [];
+      for (const device of await devicesOfGroup(user, groupId)) {
+        const result = await delivery.deliver(device, { ...command, deviceId: device.id });
+        if (result?.kind === 'queued') queuedRows.push(queuedCommandToJson(result.row));
+      }
+      if (queuedRows.length > 0) return reply.code(202).send(queuedRows);
+      return reply.code(200).send(sent(0));
+    }
+
+    const { device } = await visibleDevice(user, deviceId!);
     if (command.textChannel) throw smsUnavailable();
-    const result = await delivery.deliver(device, command);
+    const result = await delivery.deliver(device, { ...command, deviceId: device.id });
     if (!result) throw badRequest('Device is not connected - the command was not queued (noQueue)');
-    if (result.kind === 'sent') {
-      return reply.code(200).send({ id: savedId ?? 0, deviceId, description: optionalText(body, 'description'), type: command.type, textChannel: command.textChannel, attributes: command.attributes });
-    }
+    if (result.kind === 'sent') return reply.code(200).send(sent(device.id));
     return reply.code(202).send(queuedCommandToJson(result.row));
   });
 
