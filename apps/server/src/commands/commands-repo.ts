@@ -3,7 +3,7 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { CommandTable, Database } from '../storage/schema.ts';
 import { keywordMatch, NO_LIMIT } from '../access/list-params.ts';
-import { linkedTo, linkedToDeviceOrGroups, type ExtendedListFilter } from '../geofences/extended-list.ts';
+import { linkedTo, linkedToDeviceOrGroups, type ExtendedListFilter } from '../access/extended-list.ts';
 import type { CommandRow } from './command-json.ts';
 
 export class CommandsRepo {

@@ -19,7 +19,7 @@ import { accessDenied, badRequest, forbidden, notFound } from '../http/errors.ts
 import { boolParam, intParam, pathId, type Query } from '../access/list-params.ts';
 import { has, objectBody, optionalBool, optionalText, type Body } from '../access/body-fields.ts';
 import { parseAttributes } from '../http/json.ts';
-import { extendedListFilter } from '../geofences/extended-list.ts';
+import { extendedListFilter } from '../access/extended-list.ts';
 import { notDeletedDevice, visibleDeviceIdsQuery } from '../access/visibility.ts';
 import { CommandsRepo } from './commands-repo.ts';
 import { commandToJson, queuedCommandToJson, type CommandRow } from './command-json.ts';

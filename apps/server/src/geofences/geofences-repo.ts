@@ -3,7 +3,7 @@ import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import { parseArea, type GeofenceArea } from '@rastro/domain/geofence-area';
 import type { Database, GeofenceTable } from '../storage/schema.ts';
 import { keywordMatch, NO_LIMIT } from '../access/list-params.ts';
-import { linkedTo, linkedToDeviceOrGroups, type ExtendedListFilter } from './extended-list.ts';
+import { linkedTo, linkedToDeviceOrGroups, type ExtendedListFilter } from '../access/extended-list.ts';
 import type { GeofenceRow } from './geofence-json.ts';
 
 /** A geofence with its area already parsed (for the events engine). */

@@ -12,7 +12,7 @@ import { getServerRow } from '../server-info/server-repo.ts';
 import { accessDenied, badRequest, forbidden, notFound } from '../http/errors.ts';
 import { pathId, type Query } from '../access/list-params.ts';
 import { attributesText, has, objectBody, optionalRef, optionalText, requiredText, type Body } from '../access/body-fields.ts';
-import { extendedListFilter } from './extended-list.ts';
+import { extendedListFilter } from '../access/extended-list.ts';
 import { GeofencesRepo } from './geofences-repo.ts';
 import { geofenceToJson, type GeofenceRow } from './geofence-json.ts';
 

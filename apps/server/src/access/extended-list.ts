@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import type { LinkTableName } from '../storage/schema.ts';
 import type { UserRow } from '../users/user-json.ts';
 import { accessDenied } from '../http/errors.ts';
-import { intParam, listParams, type Query } from '../access/list-params.ts';
+import { intParam, listParams, type Query } from './list-params.ts';
 
 export interface ExtendedListFilter {
   /** Objects directly linked to this user; undefined = every row (administrator with all=true). */
