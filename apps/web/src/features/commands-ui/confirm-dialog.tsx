@@ -15,7 +15,7 @@ export function ConfirmDialog({ opened, title, children, confirmLabel, danger, b
 }) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onCancel} title={title} centered zIndex={400}>
+    <Modal closeButtonProps={{ 'aria-label': t('device.actions.close') }} opened={opened} onClose={onCancel} title={title} centered zIndex={400}>
       <Text size="sm" mb="md">{children}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel} disabled={busy}>{t('device.actions.cancel')}</Button>

@@ -30,15 +30,17 @@ export const TYPE_PARAMS: Record<string, string[]> = {
   alarmGeofence: ['radius'],
 };
 
-export function SendCommandDialog({ deviceId, opened, onClose, onSent }: {
+export function SendCommandDialog({ deviceId, savedOnly = false, opened, onClose, onSent }: {
   deviceId: number;
+  /** The account may only send saved commands (limitCommands). */
+  savedOnly?: boolean;
   opened: boolean;
   onClose(cancelled: boolean): void;
   onSent(result: SendResult, label: string): void;
 }) {
   const { t } = useTranslation();
   const saved = useQuery({ queryKey: ['commands/send', deviceId], queryFn: () => savedCommandsOf(deviceId), enabled: opened });
-  const types = useQuery({ queryKey: ['commands/types', deviceId], queryFn: () => commandTypesOf(deviceId), enabled: opened });
+  const types = useQuery({ queryKey: ['commands/types', deviceId], queryFn: () => commandTypesOf(deviceId), enabled: opened && !savedOnly });
   const [choice, setChoice] = useState<string | null>(null);
   const [params, setParams] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -47,7 +49,7 @@ export function SendCommandDialog({ deviceId, opened, onClose, onSent }: {
   const typeLabel = (type: string) => t(`device.commandTypes.${type}`, { defaultValue: type });
   const options = [
     ...(saved.data?.length ? [{ group: t('device.command.saved'), items: saved.data.map((c) => ({ value: `saved:${c.id}`, label: c.description || typeLabel(c.type) })) }] : []),
-    ...(types.data?.length ? [{ group: t('device.command.types'), items: types.data.map((c) => ({ value: `type:${c.type}`, label: typeLabel(c.type) })) }] : []),
+    ...(!savedOnly && types.data?.length ? [{ group: t('device.command.types'), items: types.data.map((c) => ({ value: `type:${c.type}`, label: typeLabel(c.type) })) }] : []),
   ];
   const type = choice?.startsWith('type:') ? choice.slice(5) : null;
   const needed = type ? TYPE_PARAMS[type] ?? [] : [];
@@ -83,7 +85,7 @@ export function SendCommandDialog({ deviceId, opened, onClose, onSent }: {
 
   const loading = saved.isLoading || types.isLoading;
   return (
-    <Modal opened={opened} onClose={() => onClose(true)} title={t('device.command.title')} centered zIndex={400}>
+    <Modal closeButtonProps={{ 'aria-label': t('device.actions.close') }} opened={opened} onClose={() => onClose(true)} title={t('device.command.title')} centered zIndex={400}>
       <Stack>
         {loading && <Group><Loader size="sm" /><Text size="sm">{t('device.loading')}</Text></Group>}
         {(saved.isError || types.isError) && <Alert color="red" role="alert">{t('device.errors.commandsLoad')}</Alert>}
@@ -96,7 +98,7 @@ export function SendCommandDialog({ deviceId, opened, onClose, onSent }: {
               onChange={(e) => setParams((p) => ({ ...p, [k]: String(e.currentTarget.checked) }))} />
           : <TextInput key={k} label={t(`device.command.params.${k}`)} value={params[k] ?? ''} required
               onChange={(e) => { const v = e.currentTarget.value; setParams((p) => ({ ...p, [k]: v })); }} />)}
-        {choice && <Text size="xs" c="dimmed">{t('device.command.warning')}</Text>}
+        {choice && <Text size="xs" c="gray.7">{t('device.command.warning')}</Text>}
         {error && <Alert color="red" role="alert">{error}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={() => onClose(true)} disabled={busy}>{t('device.actions.cancel')}</Button>

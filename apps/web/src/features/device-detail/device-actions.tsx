@@ -42,12 +42,14 @@ export function useDeviceAbilities() {
   const restricted = (flag: 'readonly' | 'deviceReadonly' | 'limitCommands') =>
     !admin && (truthy(user[flag]) || truthy(info.server[flag]));
   const lockEnabled = info.server.attributes?.['tarkan.enableLockUnlock'] !== false && info.server.attributes?.['tarkan.enableLockUnlock'] !== 'false';
-  const commands = !restricted('limitCommands') && !restricted('readonly');
+  // limitCommands: only saved commands may be sent (the server refuses the others).
+  const commands = !restricted('readonly');
   const edits = !restricted('readonly') && !restricted('deviceReadonly');
   return {
     lock: lockEnabled && commands && can(PERMISSION_BITS.devicesLock),
     unlock: lockEnabled && commands && can(PERMISSION_BITS.devicesUnlock),
     command: commands && can(PERMISSION_BITS.devicesCommand),
+    savedOnly: restricted('limitCommands'),
     anchor: info.plus && !restricted('readonly') && can(PERMISSION_BITS.devicesAnchor),
     edit: edits && can(PERMISSION_BITS.devicesEdit),
     remove: edits && can(PERMISSION_BITS.devicesDelete),
@@ -171,8 +173,8 @@ export function DeviceActions({ device, position }: { device: Device; position: 
   return (
     <>
       <Group gap={6} className="dd-actions" role="toolbar" aria-label={t('device.actions.label')}>
-        {can.lock && <Button size="compact-sm" variant="light" color="red.9" onClick={() => { setNotice(null); setDialog({ kind: 'lock', action: 'lock' }); }}>{t('device.actions.lock')}</Button>}
-        {can.unlock && <Button size="compact-sm" variant="light" color="green.9" onClick={() => { setNotice(null); setDialog({ kind: 'lock', action: 'unlock' }); }}>{t('device.actions.unlock')}</Button>}
+        {can.lock && <Button size="compact-sm" variant="outline" color="#b42318" onClick={() => { setNotice(null); setDialog({ kind: 'lock', action: 'lock' }); }}>{t('device.actions.lock')}</Button>}
+        {can.unlock && <Button size="compact-sm" variant="outline" color="#15803d" onClick={() => { setNotice(null); setDialog({ kind: 'lock', action: 'unlock' }); }}>{t('device.actions.unlock')}</Button>}
         {can.anchor && <Button size="compact-sm" variant="light" onClick={startAnchor} loading={busy && !dialog}>{t('device.actions.anchor')}</Button>}
         {can.command && <Button size="compact-sm" variant="light" onClick={() => { setNotice(null); setDialog({ kind: 'command' }); }}>{t('device.actions.command')}</Button>}
         {hasFix && (
@@ -194,7 +196,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
           </Menu>
         )}
         {can.edit && <Button size="compact-sm" variant="light" onClick={() => openDeviceEditor(device.id)}>{t('device.actions.edit')}</Button>}
-        {can.remove && <Button size="compact-sm" variant="light" color="red.9" onClick={() => { setNotice(null); setDialog({ kind: 'delete' }); }}>{t('device.actions.delete')}</Button>}
+        {can.remove && <Button size="compact-sm" variant="outline" color="#b42318" onClick={() => { setNotice(null); setDialog({ kind: 'delete' }); }}>{t('device.actions.delete')}</Button>}
       </Group>
       <PendingNotice deviceId={device.id} />
       {notice && (
@@ -211,7 +213,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
         onConfirm={confirm} onCancel={cancel}>
         {texts.body}
       </ConfirmDialog>
-      <SendCommandDialog deviceId={device.id} opened={dialog?.kind === 'command'}
+      <SendCommandDialog deviceId={device.id} savedOnly={can.savedOnly} opened={dialog?.kind === 'command'}
         onClose={(cancelled) => (cancelled ? cancel() : setDialog(null))}
         onSent={(result, label) => { setDialog(null); recordSent(device.id, label, result.queued, result.at); }} />
     </>

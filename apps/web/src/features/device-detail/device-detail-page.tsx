@@ -102,7 +102,7 @@ function Attributes({ position }: { position: Position | undefined }) {
   return (
     <section aria-labelledby="dd-attrs" className="dd-section">
       <h3 id="dd-attrs" className="dd-h">{t('device.attributes.pinned')}</h3>
-      {pinned.length === 0 ? <Text size="sm" c="dimmed">{t('device.attributes.nonePinned')}</Text> : (
+      {pinned.length === 0 ? <Text size="sm" c="gray.7">{t('device.attributes.nonePinned')}</Text> : (
         <dl className="dd-list" data-testid="pinned-attributes">
           {pinned.map((p) => (
             <Row key={p.name} label={t(`device.attributeNames.${p.name}`, { defaultValue: p.name })}>
@@ -122,7 +122,7 @@ function Attributes({ position }: { position: Position | undefined }) {
       </Button>
       {error && <Alert color="red" role="alert" mt="xs">{error}</Alert>}
       <Collapse expanded={open} id="dd-all">
-        {all.length === 0 ? <Text size="sm" c="dimmed">{t('device.noPosition')}</Text> : (
+        {all.length === 0 ? <Text size="sm" c="gray.7">{t('device.noPosition')}</Text> : (
           <Table striped withRowBorders={false} fz="sm" data-testid="all-attributes">
             <Table.Tbody>
               {all.map(([k, v]) => {
@@ -191,7 +191,8 @@ export function DeviceDetail() {
   const power = typeof a.power === 'number' ? `${a.power.toFixed(1)} V` : null;
   const battery = typeof a.batteryLevel === 'number' ? `${a.batteryLevel} %` : typeof a.battery === 'number' ? `${a.battery.toFixed(2)} V` : null;
   const plate = (device.attributes?.plate ?? device.attributes?.placa) as string | undefined;
-  const statusColor = device.status === 'online' ? 'green.9' : device.status === 'offline' ? 'red.9' : 'gray.7';
+  // Dark enough for white text (WCAG AA), the map's status colours.
+  const statusColor = device.status === 'online' ? '#15803d' : device.status === 'offline' ? '#b42318' : '#526071';
 
   return (
     <Stack gap="sm" p="md" className="device-detail" data-testid="device-detail">
@@ -209,9 +210,9 @@ export function DeviceDetail() {
       </dl>
       <section aria-labelledby="dd-pos" className="dd-section">
         <h3 id="dd-pos" className="dd-h">{t('device.position.title')}</h3>
-        {!position ? <Text size="sm" c="dimmed" data-testid="device-no-position">{t('device.noPosition')}</Text> : (
+        {!position ? <Text size="sm" c="gray.7" data-testid="device-no-position">{t('device.noPosition')}</Text> : (
           <dl className="dd-list" data-testid="device-position">
-            <Row label={t('device.position.address')}>
+            <Row label={position.address ? t('device.position.address') : t('device.position.coordinates')}>
               {position.address || `${position.latitude.toFixed(6)}, ${position.longitude.toFixed(6)}`}
             </Row>
             <Row label={t('device.position.speed')} testId="device-speed">{`${convertSpeed(position.speed ?? 0, unit)} ${t(`device.units.${unit}`)}`}</Row>

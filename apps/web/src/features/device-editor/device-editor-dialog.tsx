@@ -2,7 +2,7 @@
 // POST/PUT /api/devices, then the odometer through PUT /api/devices/:id/accumulators (metres).
 import { useEffect, useState } from 'react';
 import {
-  Alert, Button, ColorSwatch, Group, Loader, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Tabs, Text, TextInput, Textarea,
+  Alert, Button, ColorSwatch, Group, Loader, Modal, Select, SimpleGrid, Stack, Switch, Tabs, Text, TextInput, Textarea,
   UnstyledButton,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -45,7 +45,13 @@ function Palette({ label, value, onChange }: { label: string; value: string; onC
   );
 }
 
-function EditorForm({ device, totalDistance, onDone }: { device: Device | null; totalDistance: number | undefined; onDone(): void }) {
+function EditorForm({ device, totalDistance, hasPosition, onDone }: {
+  device: Device | null;
+  totalDistance: number | undefined;
+  /** The odometer can only be set on a device that has reported (the server copies its latest position). */
+  hasPosition: boolean;
+  onDone(): void;
+}) {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
   const info = useSession((s) => s.serverInfo);
@@ -79,7 +85,7 @@ function EditorForm({ device, totalDistance, onDone }: { device: Device | null; 
       const saved = device ? await api.put<Device>(`/devices/${device.id}`, body) : await api.post<Device>('/devices', body);
       applyDevices([saved]);
       const metres = odometerMetres(values.odometerKm);
-      if (metres !== null && metres !== (typeof totalDistance === 'number' ? Math.round(totalDistance) : null)) {
+      if (hasPosition && metres !== null && metres !== (typeof totalDistance === 'number' ? Math.round(totalDistance) : null)) {
         await api.put(`/devices/${saved.id}/accumulators`, { deviceId: saved.id, totalDistance: metres });
       }
       onSaved?.(saved.id);
@@ -136,10 +142,10 @@ function EditorForm({ device, totalDistance, onDone }: { device: Device | null; 
             <Palette label={t('deviceEditor.fields.color')} value={values.color} onChange={(v) => setValues((s) => ({ ...s, color: v }))} />
             <Palette label={t('deviceEditor.fields.colorExtra')} value={values.colorExtra} onChange={(v) => setValues((s) => ({ ...s, colorExtra: v }))} />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">{fieldsOf('vehicle').slice(0, -1)}</SimpleGrid>
-            <TextInput label={t('deviceEditor.fields.odometer')} inputMode="decimal" value={values.odometerKm}
+            <TextInput label={t('deviceEditor.fields.odometer')} inputMode="decimal" value={values.odometerKm} disabled={!hasPosition}
               error={errors.odometerKm ? t(errors.odometerKm) : undefined}
               onChange={(e) => { const v = e.currentTarget.value; setValues((s) => ({ ...s, odometerKm: v })); }}
-              description={t('deviceEditor.odometerHint')} />
+              description={hasPosition ? t('deviceEditor.odometerHint') : t('deviceEditor.odometerNeedsPosition')} />
             {field('observations')}
           </Stack>
         </Tabs.Panel>
@@ -186,13 +192,14 @@ export function DeviceEditorDialog() {
   const total = position?.attributes?.totalDistance;
 
   return (
-    <Modal opened={opened} onClose={closeDeviceEditor} size="xl" fullScreen={mobile} zIndex={300}
+    <Modal closeButtonProps={{ 'aria-label': t('deviceEditor.close') }} opened={opened} onClose={closeDeviceEditor} size="xl" fullScreen={mobile} zIndex={300}
       title={deviceId === null ? t('deviceEditor.titleNew') : t('deviceEditor.titleEdit', { name: live?.name ?? '' })}>
       {deviceId !== null && fetched.isLoading && <Group role="status"><Loader size="sm" /><Text size="sm">{t('deviceEditor.loading')}</Text></Group>}
       {deviceId !== null && fetched.isError && <Alert color="red" role="alert">{t('deviceEditor.errors.load')}</Alert>}
       {deviceId !== null && fetched.isSuccess && !device && <Alert color="yellow" role="alert">{t('deviceEditor.errors.notFound')}</Alert>}
       {(deviceId === null || device) && opened && (
-        <EditorForm key={`${deviceId}-${generation}`} device={device} totalDistance={typeof total === 'number' ? total : undefined} onDone={closeDeviceEditor} />
+        <EditorForm key={`${deviceId}-${generation}`} device={device} totalDistance={typeof total === 'number' ? total : undefined}
+          hasPosition={position !== undefined} onDone={closeDeviceEditor} />
       )}
     </Modal>
   );

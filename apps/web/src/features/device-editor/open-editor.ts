@@ -22,3 +22,8 @@ export function openDeviceEditor(deviceId?: number | null, onSaved?: (id: number
 export function closeDeviceEditor(): void {
   useDeviceEditor.setState({ opened: false });
 }
+
+// End-to-end tests open the editor for a new device the way the device list's "add" action does.
+if (typeof window !== 'undefined' && window.localStorage?.getItem('rastro.testHooks') === '1') {
+  (window as unknown as { __rastroOpenDeviceEditor?: typeof openDeviceEditor }).__rastroOpenDeviceEditor = openDeviceEditor;
+}

@@ -1,0 +1,203 @@
+// The device detail panel (/devices/:deviceId): fields and latest position from the real server,
+// pinned and all attributes, actions (lock/unlock with the pending state until the device
+// reports, anchor on and off, delete), the 390 px bottom sheet, and the not-found state.
+import { expect, test, type Page } from '@playwright/test';
+import type { Device } from '@rastro/domain/entities';
+import { Api } from '../support/api.ts';
+import { expectAccessible } from '../support/axe.ts';
+import { ADMIN_PASSWORD, env } from '../support/env.ts';
+import { shot } from '../support/shots.ts';
+import { fill, pt } from '../support/texts.ts';
+import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
+
+/** A nested text of the pt-BR locale, e.g. t('device.actions.lock'). */
+function t(key: string, values?: Record<string, string | number>): string {
+  const text = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], pt);
+  if (typeof text !== 'string') throw new Error(`missing text ${key}`);
+  return values ? fill(text, values) : text;
+}
+
+/** Dialogs fade in: check colours once every transition has finished. */
+async function settled(page: Page) {
+  await page.waitForFunction(() => document.getAnimations().length === 0);
+}
+
+let admin: Api;
+test.beforeAll(async () => {
+  admin = await Api.admin();
+});
+test.afterAll(async () => {
+  await admin.dispose();
+});
+
+/** One OsmAnd report; returns the HTTP answer's body (a queued command's text, if any). */
+async function report(uniqueId: string, latitude: number, longitude: number, extra: Record<string, string | number> = {}): Promise<string> {
+  const params = new URLSearchParams({ id: uniqueId, lat: String(latitude), lon: String(longitude), timestamp: String(Math.floor(Date.now() / 1000)), speed: '10', bearing: '90' });
+  for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
+  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${body}`);
+  return body;
+}
+
+async function openDetail(page: Page, device: Device) {
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.goto(`/devices/${device.id}`);
+  const panel = page.getByTestId('screen-panel');
+  await expect(panel.getByRole('heading', { name: device.name })).toBeVisible({ timeout: 15_000 });
+  return panel;
+}
+
+test('the detail panel shows the device, its latest position and attributes; pin and unpin', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Caminhão Detalhe', model: 'GT06', attributes: { plate: 'ABC1D23' } });
+  await report(device.uniqueId, -23.5489, -46.6388, { ignition: 'true', batt: 87, sat: 9 });
+  const panel = await openDetail(page, device);
+  await expect(panel.getByRole('heading', { name: t('device.title') })).toBeVisible();
+  await expect(panel.getByText('ABC1D23')).toBeVisible();
+  await expect(panel.getByText('GT06')).toBeVisible();
+  // 10 knots in km/h (the default unit).
+  await expect(panel.getByTestId('device-speed')).toContainText(`18.5 ${t('device.units.kmh')}`);
+  await expect(panel.getByTestId('device-position')).toContainText(t('device.position.ignition'));
+  await expect(panel.getByRole('toolbar', { name: t('device.actions.label') })).toBeVisible();
+  await shot(page, 'device-detail');
+  await expectAccessible(page, 'device detail');
+
+  // All attributes on demand; pin "sat" for this user, then unpin it.
+  await expect(panel.getByTestId('all-attributes')).toBeHidden();
+  await panel.getByRole('button', { name: t('device.attributes.showAll') }).click();
+  await expect(panel.getByTestId('all-attributes')).toBeVisible();
+  await panel.getByRole('button', { name: t('device.attributes.pin', { name: 'sat' }) }).click();
+  await page.getByRole('menuitem', { name: t('device.attributes.pinUser') }).click();
+  await expect(panel.getByTestId('pinned-attributes')).toContainText('9');
+  const me = await admin.get<{ attributes: Record<string, unknown> }>(`/api/users/${admin.user.id}`);
+  expect(me.attributes['tarkan.deviceAttributes']).toBe('sat');
+  await settled(page);
+  await shot(page, 'device-detail-attributes');
+  await expectAccessible(page, 'device detail, all attributes');
+  await panel.getByRole('button', { name: t('device.attributes.unpin', { name: 'sat' }) }).click();
+  await expect(panel.getByTestId('pinned-attributes')).toBeHidden();
+  await expect(panel.getByText(t('device.attributes.nonePinned'))).toBeVisible();
+});
+
+test('an unknown device shows the not-found state', async ({ page }) => {
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.goto('/devices/987654');
+  await expect(page.getByTestId('device-not-found')).toHaveText(t('device.notFound'), { timeout: 15_000 });
+});
+
+test.describe('at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test('the detail is a bottom sheet', async ({ page }) => {
+    const device = await admin.createDevice({ name: 'Moto Celular' });
+    await report(device.uniqueId, -23.5512, -46.6341, { ignition: 'false' });
+    const panel = await openDetail(page, device);
+    await expect(panel).toHaveClass(/is-sheet/);
+    const box = await panel.boundingBox();
+    expect(box!.y).toBeGreaterThan(200);
+    await expectNoHorizontalScroll(page);
+    await page.getByRole('button', { name: pt.shell!.panelExpand! }).first().click();
+    await expect(panel.getByTestId('device-speed')).toBeVisible();
+    await shot(page, 'device-detail');
+    await expectAccessible(page, 'device detail bottom sheet');
+  });
+});
+
+test('lock: cancelling says so; confirming on an offline device is pending until the device reports', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Bloqueio Pendente' });
+  const panel = await openDetail(page, device);
+  const toolbar = panel.getByRole('toolbar', { name: t('device.actions.label') });
+
+  await toolbar.getByRole('button', { name: t('device.actions.lock'), exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: t('device.actions.lock') });
+  await expect(dialog).toContainText(t('device.confirm.lock', { name: device.name }));
+  await dialog.getByRole('button', { name: t('device.actions.cancel') }).click();
+  await expect(panel.getByTestId('device-notice')).toContainText(t('device.actions.cancelled'));
+
+  await toolbar.getByRole('button', { name: t('device.actions.lock'), exact: true }).click();
+  await page.getByRole('dialog', { name: t('device.actions.lock') }).getByRole('button', { name: t('device.actions.lock') }).click();
+  const state = panel.getByTestId('command-state');
+  await expect(state).toHaveAttribute('data-state', 'pending');
+  await expect(state).toContainText(t('device.actions.lock'));
+  await shot(page, 'device-detail-lock-pending');
+
+  // The device reports: the server answers with the queued command's text; the panel shows it delivered.
+  const answer = await report(device.uniqueId, -23.55, -46.63);
+  expect(answer).toContain('engineStop');
+  await expect(state).toHaveAttribute('data-state', 'delivered', { timeout: 10_000 });
+});
+
+test('unlock uses the saved command whose tarkan.changeNative is engineResume', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Desbloqueio Salvo' });
+  await report(device.uniqueId, -23.55, -46.63);
+  const command = await admin.post<{ id: number }>('/api/commands', {
+    description: 'Liberar motor', type: 'custom', textChannel: false, attributes: { data: 'RELAY,0#', 'tarkan.changeNative': 'engineResume' },
+  });
+  await admin.link({ deviceId: device.id, commandId: command.id });
+  const panel = await openDetail(page, device);
+  await panel.getByRole('button', { name: t('device.actions.unlock'), exact: true }).click();
+  await page.getByRole('dialog', { name: t('device.actions.unlock') }).getByRole('button', { name: t('device.actions.unlock') }).click();
+  await expect(panel.getByTestId('command-state')).toHaveAttribute('data-state', 'pending');
+  expect(await report(device.uniqueId, -23.5501, -46.6301)).toContain('RELAY,0#');
+  await expect(panel.getByTestId('command-state')).toHaveAttribute('data-state', 'delivered', { timeout: 10_000 });
+});
+
+test('send a custom command from the command dialog', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Comando Livre' });
+  await report(device.uniqueId, -23.55, -46.63);
+  const panel = await openDetail(page, device);
+  await panel.getByRole('button', { name: t('device.actions.command') }).click();
+  const dialog = page.getByRole('dialog', { name: t('device.command.title') });
+  await dialog.getByLabel(t('device.command.choose')).click();
+  await page.getByRole('option', { name: t('device.commandTypes.custom') }).click();
+  await dialog.getByLabel(t('device.command.params.data')).fill('STATUS#');
+  await settled(page);
+  await shot(page, 'device-detail-command');
+  await expectAccessible(page, 'command dialog');
+  await dialog.getByRole('button', { name: t('device.command.send') }).click();
+  await expect(panel.getByTestId('command-state')).toHaveAttribute('data-state', 'pending');
+  expect(await report(device.uniqueId, -23.5502, -46.6302)).toContain('STATUS#');
+});
+
+test('anchor on and off', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Barco Ancorado' });
+  await report(device.uniqueId, -23.56, -46.64);
+  const panel = await openDetail(page, device);
+  const anchors = async () =>
+    (await admin.get<Array<{ id: number; name: string; area: string; attributes: Record<string, unknown> }>>(`/api/geofences?deviceId=${device.id}`))
+      .filter((g) => g.attributes.isAnchor === true);
+
+  await panel.getByRole('button', { name: t('device.actions.anchor') }).click();
+  const on = page.getByRole('dialog', { name: t('device.anchor.enable') });
+  await expect(on).toContainText(t('device.confirm.anchorOn', { name: device.name }));
+  await on.getByRole('button', { name: t('device.anchor.enable') }).click();
+  await expect(panel.getByTestId('device-notice')).toContainText(t('device.anchor.created'));
+  const created = await anchors();
+  expect(created).toHaveLength(1);
+  expect(created[0]).toMatchObject({ name: `Anchor ${device.name}`, attributes: { isAnchor: true, deviceId: device.id } });
+  expect(created[0]!.area).toMatch(/^CIRCLE \(-23\.56\d* -46\.64\d*, 150(\.0+)?\)$/);
+
+  await panel.getByRole('button', { name: t('device.actions.anchor') }).click();
+  const off = page.getByRole('dialog', { name: t('device.anchor.disable') });
+  await off.getByRole('button', { name: t('device.anchor.disable') }).click();
+  await expect(panel.getByTestId('device-notice')).toContainText(t('device.anchor.removed'));
+  expect(await anchors()).toHaveLength(0);
+});
+
+test('anchor needs a position', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Sem Posição' });
+  const panel = await openDetail(page, device);
+  await panel.getByRole('button', { name: t('device.actions.anchor') }).click();
+  await expect(panel.getByTestId('device-notice')).toContainText(t('device.anchor.needsPosition'));
+});
+
+test('delete: confirm, back to /devices, gone from the server', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Para Excluir' });
+  const panel = await openDetail(page, device);
+  await panel.getByRole('button', { name: t('device.actions.delete') }).click();
+  const dialog = page.getByRole('dialog', { name: t('device.actions.delete') });
+  await expect(dialog).toContainText(t('device.confirm.delete', { name: device.name }));
+  await dialog.getByRole('button', { name: t('device.actions.delete') }).click();
+  await expect(page).toHaveURL(/\/devices$/);
+  const left = await admin.get<Device[]>('/api/devices');
+  expect(left.some((d) => d.id === device.id && !/^deleted-/.test(d.uniqueId))).toBe(false);
+});
