@@ -86,7 +86,7 @@ describe('filters', () => {
   it('reuses the name order when device objects change but names do not', () => {
     const source: Record<number, Device> = Object.fromEntries(devices.map((d) => [d.id, d]));
     expect(buildDeviceList(source, EMPTY_FILTERS, DEFAULT_SORT, ctx).devices.map((d) => d.id)).toEqual([1, 3, 2, 4]);
-    const next = { ...source, 2: { ...source[2]!, status: 'online' as const } };
+    const next: Record<number, Device> = { ...source, 2: { ...source[2]!, status: 'online' } };
     expect(buildDeviceList(next, { ...EMPTY_FILTERS, status: 'online' }, DEFAULT_SORT, ctx).devices.map((d) => d.id)).toEqual([1, 2, 4]);
     const renamed = { ...next, 4: { ...next[4]!, name: 'Ambulância' } };
     expect(buildDeviceList(renamed, EMPTY_FILTERS, DEFAULT_SORT, ctx).devices.map((d) => d.id)).toEqual([4, 1, 3, 2]);

@@ -31,7 +31,7 @@ const qrDriver = () => import('../features/qr-driver/qr-driver-page.tsx');
 /** Screens of the signed-in shell (session routes). */
 export const sessionRoutes: RouteObject[] = [
   mapOnly('home'),
-  mapOnly('devices'),
+  { path: 'devices', lazy: () => import('../features/devices/devices-page.tsx'), handle: { panel: { title: 'menu.side.devices' } } },
   {
     path: 'devices/:deviceId',
     lazy: () => import('../features/device-detail/device-detail-page.tsx'),

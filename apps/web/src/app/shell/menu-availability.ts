@@ -7,7 +7,7 @@ import {
 } from '@rastro/domain/menus';
 
 export const SIDE_MENU_AVAILABLE: Record<SideMenuId, boolean> = {
-  devices: false,
+  devices: true,
   reports: false,
   geofence: false,
   commands: false,

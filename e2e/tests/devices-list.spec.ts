@@ -1,0 +1,235 @@
+// The device list (/devices) on a seeded fleet: counts per status, status chips, search (accents,
+// plate), the filter menu (category hide-list, advanced filters), sorts (same key toggles),
+// keyboard (arrows + Enter opens the device), the map hiding markers of filtered-out devices,
+// screenshots at 1280 px and 390 px and axe-core. Devices report through the real OsmAnd port
+// with motion / ignition / blocked / driver attributes. Every device name carries a tag unique
+// to this run, and each test searches for it, so devices made by other tests never count.
+import { expect, test, type Page } from '@playwright/test';
+import type { Device } from '@rastro/domain/entities';
+import { Api, uniqueSuffix } from '../support/api.ts';
+import { expectAccessible } from '../support/axe.ts';
+import { ADMIN_PASSWORD, env } from '../support/env.ts';
+import { shot } from '../support/shots.ts';
+import { pt } from '../support/texts.ts';
+import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
+
+interface DevicesTexts {
+  search: string;
+  filters: string;
+  clearFilters: string;
+  groupBy: string;
+  status: Record<string, string>;
+  advanced: Record<string, string>;
+  sort: Record<string, string>;
+  category: Record<string, string>;
+  empty: Record<string, string>;
+}
+const T = (pt as unknown as { devices: DevicesTexts }).devices;
+
+declare global {
+  interface Window {
+    __rastroMap?: { loaded(): boolean; idle(): Promise<void>; markers(): Promise<Array<{ id: number }>> };
+  }
+}
+
+const TAG = `zq${uniqueSuffix()}`;
+
+interface Seed {
+  name: string;
+  category: string;
+  plate?: string;
+  report?: Record<string, string | number | boolean>;
+  state?: string;
+}
+
+// 12 devices; 7 report a position (online), 5 never do.
+const SEEDS: Seed[] = [
+  { name: 'Caminhão Azul', category: 'truck', plate: 'ABC1D23', report: { motion: true, ignition: true, speed: 30 }, state: 'installed' },
+  { name: 'Moto Norte', category: 'motorcycle', report: { motion: false, ignition: false, blocked: true } },
+  { name: 'Carro Sul', category: 'car', report: { motion: false, ignition: true, driverUniqueId: 'D77' } },
+  { name: 'Ônibus Centro', category: 'bus', report: { motion: true, ignition: true, speed: 18 } },
+  { name: 'Van Leste', category: 'van', report: { motion: false, ignition: false } },
+  { name: 'Trator Oeste', category: 'tractor', report: { motion: true, ignition: true, alarm: 'sos', speed: 8 } },
+  { name: 'Pickup Rural', category: 'pickup', report: { motion: false, ignition: false } },
+  { name: 'Guincho Reserva', category: 'truck' },
+  { name: 'Bicicleta Entregas', category: 'bicycle' },
+  { name: 'Barco Porto', category: 'boat' },
+  { name: 'Caminhão Estoque', category: 'truck', state: 'stock' },
+  { name: 'Helicóptero Base', category: 'helicopter' },
+];
+const MOVING = SEEDS.filter((s) => s.report?.motion === true).length;
+const ONLINE = SEEDS.filter((s) => s.report).length;
+
+let admin: Api;
+const devices = new Map<string, Device>();
+
+async function report(uniqueId: string, attributes: Record<string, string | number | boolean>, index: number): Promise<void> {
+  const params = new URLSearchParams({
+    id: uniqueId, lat: String(-23.55 + index * 0.004), lon: String(-46.63 + index * 0.004), timestamp: String(Math.floor(Date.now() / 1000)), bearing: '90',
+  });
+  for (const [k, v] of Object.entries(attributes)) params.set(k, String(v));
+  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${await res.text()}`);
+}
+
+test.beforeAll(async () => {
+  admin = await Api.admin();
+  for (const [i, s] of SEEDS.entries()) {
+    const attributes: Record<string, unknown> = {};
+    if (s.plate) attributes.plate = s.plate;
+    if (s.state) attributes['device.state'] = s.state;
+    const d = await admin.createDevice({ name: `${s.name} ${TAG}`, category: s.category, attributes });
+    devices.set(s.name, d);
+    if (s.report) await report(d.uniqueId, s.report, i);
+  }
+});
+test.afterAll(async () => {
+  await admin.dispose();
+});
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('rastro.testHooks', '1'));
+});
+
+const rows = (page: Page) => page.locator('.device-row');
+const rowNames = (page: Page) => page.locator('.device-row .device-row-name').allInnerTexts();
+const short = (names: string[]) => names.map((n) => n.replace(` ${TAG}`, ''));
+const byName = (a: string, b: string) => a.localeCompare(b, 'pt-BR', { sensitivity: 'base' });
+const chip = (page: Page, status: string) => page.locator(`.devices-chip[data-status="${status}"]`);
+
+async function openList(page: Page) {
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.goto('/devices');
+  await expect(page).toHaveURL(/\/devices$/);
+  await expect(page.getByTestId('devices-screen')).toBeVisible();
+  await page.getByRole('searchbox', { name: T.search }).fill(TAG);
+  await expect(chip(page, 'all')).toHaveText(new RegExp(`${SEEDS.length}$`));
+  await expect(rows(page).first()).toBeVisible();
+}
+
+test('counts per status, status chips and search', async ({ page }) => {
+  await openList(page);
+  await expect(chip(page, 'all')).toContainText(String(SEEDS.length));
+  await expect(chip(page, 'online')).toContainText(String(ONLINE));
+  await expect(chip(page, 'moving')).toContainText(String(MOVING));
+  await expect(chip(page, 'stopped')).toContainText(String(ONLINE - MOVING));
+  // Default order: name ascending (accent-insensitive).
+  const names = short(await rowNames(page));
+  expect(names).toHaveLength(SEEDS.length);
+  expect(names).toEqual([...names].sort(byName));
+
+  await chip(page, 'moving').click();
+  await expect(chip(page, 'moving')).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => short(await rowNames(page)).sort(byName)).toEqual(['Caminhão Azul', 'Ônibus Centro', 'Trator Oeste']);
+  await chip(page, 'stopped').click();
+  await expect.poll(async () => short(await rowNames(page)).sort(byName)).toEqual(['Carro Sul', 'Moto Norte', 'Pickup Rural', 'Van Leste']);
+  await chip(page, 'all').click();
+
+  const search = page.getByRole('searchbox', { name: T.search });
+  await search.fill(`caminhao ${TAG}`);
+  await expect.poll(async () => short(await rowNames(page)).sort(byName)).toEqual(['Caminhão Azul', 'Caminhão Estoque']);
+  await expect(chip(page, 'all')).toContainText('2');
+  await search.fill(`abc1d ${TAG}`);
+  await expect.poll(async () => short(await rowNames(page))).toEqual(['Caminhão Azul']);
+  // The query is kept in localStorage `query` and comes back after a reload.
+  await page.reload();
+  await expect(page.getByRole('searchbox', { name: T.search })).toHaveValue(`abc1d ${TAG}`);
+  await expect.poll(async () => short(await rowNames(page))).toEqual(['Caminhão Azul']);
+  await page.getByRole('searchbox', { name: T.search }).fill(`nada-assim ${TAG}`);
+  await expect(page.getByText(T.empty.noMatch!)).toBeVisible();
+  await page.getByRole('button', { name: T.clearFilters }).click();
+  await expect(page.getByRole('searchbox', { name: T.search })).toHaveValue('');
+});
+
+test('filter menu: category hide-list, state and advanced filters', async ({ page }) => {
+  await openList(page);
+  await page.getByRole('button', { name: T.filters, exact: true }).click();
+  await page.getByRole('checkbox', { name: T.category.truck }).uncheck();
+  await expect(rows(page)).toHaveCount(SEEDS.length - 3);
+  await page.getByRole('checkbox', { name: T.category.truck }).check();
+  await expect(rows(page)).toHaveCount(SEEDS.length);
+
+  const yesOf = (label: string) => page.locator('.devices-yesno').filter({ hasText: label }).getByText(T.advanced.yes!, { exact: true });
+  const anyOf = (label: string) => page.locator('.devices-yesno').filter({ hasText: label }).getByText(T.advanced.any!, { exact: true });
+  await yesOf(T.advanced.locked!).click();
+  await expect.poll(async () => short(await rowNames(page))).toEqual(['Moto Norte']);
+  await anyOf(T.advanced.locked!).click();
+  await yesOf(T.advanced.driver!).click();
+  await expect.poll(async () => short(await rowNames(page))).toEqual(['Carro Sul']);
+  await anyOf(T.advanced.driver!).click();
+  await yesOf(T.advanced.ignition!).click();
+  await expect.poll(async () => short(await rowNames(page)).sort(byName)).toEqual(['Caminhão Azul', 'Carro Sul', 'Ônibus Centro', 'Trator Oeste']);
+  await shot(page, 'devices-filters');
+  await page.getByRole('button', { name: T.clearFilters }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('searchbox', { name: T.search })).toHaveValue('');
+});
+
+test('sorts: same key toggles the direction; state sorts put flagged devices first', async ({ page }) => {
+  await openList(page);
+  const ascending = short(await rowNames(page));
+  const sortButton = page.getByRole('button', { name: new RegExp(`^${T.sort.button!.split(':')[0]}`) });
+  await sortButton.click();
+  await page.getByRole('menuitem', { name: T.sort.name }).click();
+  await expect.poll(async () => short(await rowNames(page))).toEqual([...ascending].reverse());
+  await sortButton.click();
+  await page.getByRole('menuitem', { name: T.sort.alert }).click();
+  await expect.poll(async () => short(await rowNames(page))[0]).toBe('Trator Oeste');
+  await sortButton.click();
+  await page.getByRole('menuitem', { name: T.sort.motion }).click();
+  await expect.poll(async () => short(await rowNames(page)).slice(0, 3).sort(byName)).toEqual(['Caminhão Azul', 'Ônibus Centro', 'Trator Oeste']);
+  await sortButton.click();
+  await page.getByRole('menuitem', { name: T.sort.lastUpdate }).click();
+  // Devices that never reported go last.
+  await expect.poll(async () => short(await rowNames(page)).slice(ONLINE).sort(byName)).toEqual(
+    ['Barco Porto', 'Bicicleta Entregas', 'Caminhão Estoque', 'Guincho Reserva', 'Helicóptero Base'],
+  );
+  await sortButton.click();
+  await page.getByRole('menuitem', { name: T.sort.name }).click();
+  await expect.poll(async () => short(await rowNames(page))).toEqual(ascending);
+});
+
+test('keyboard: arrows move through rows and Enter opens the device', async ({ page }) => {
+  await openList(page);
+  const names = await rowNames(page);
+  await rows(page).first().focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('.device-row:focus .device-row-name')).toHaveText(names[2]!);
+  await page.keyboard.press('ArrowUp');
+  await expect(page.locator('.device-row:focus .device-row-name')).toHaveText(names[1]!);
+  const id = await page.locator('.device-row:focus').getAttribute('data-device-id');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/devices/${id}$`));
+});
+
+test('markers of filtered-out devices leave the map', async ({ page }) => {
+  await openList(page);
+  await expect.poll(() => page.evaluate(() => window.__rastroMap?.loaded() === true), { timeout: 15_000 }).toBe(true);
+  const truck = devices.get('Caminhão Azul')!.id;
+  const moto = devices.get('Moto Norte')!.id;
+  const markerIds = async () => new Set((await page.evaluate(() => window.__rastroMap!.markers())).map((m) => m.id));
+  await expect.poll(async () => (await markerIds()).has(truck) && (await markerIds()).has(moto), { timeout: 10_000 }).toBe(true);
+  await chip(page, 'moving').click();
+  await expect.poll(async () => { const ids = await markerIds(); return [ids.has(truck), ids.has(moto)]; }).toEqual([true, false]);
+  await chip(page, 'all').click();
+  await expect.poll(async () => (await markerIds()).has(moto)).toBe(true);
+});
+
+for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`screenshots and accessibility at ${size.width} px`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await openList(page);
+    await page.evaluate(() => window.__rastroMap?.idle());
+    await expectNoHorizontalScroll(page);
+    await shot(page, 'devices-list');
+    await expectAccessible(page, `devices list ${size.width}`);
+    await page.getByRole('button', { name: T.groupBy }).click();
+    await expect(page.locator('.devices-group').first()).toBeVisible();
+    await shot(page, 'devices-grouped');
+    await page.getByRole('button', { name: T.groupBy }).click();
+    await page.getByRole('button', { name: T.filters, exact: true }).click();
+    await shot(page, 'devices-filter-menu');
+    await expectAccessible(page, `devices filter menu ${size.width}`);
+  });
+}
