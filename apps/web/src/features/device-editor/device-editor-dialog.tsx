@@ -18,6 +18,9 @@ import {
 import { addDeviceState } from './limits.ts';
 import { closeDeviceEditor, useDeviceEditor } from './open-editor.ts';
 
+/** Mantine's default error red is too light for small text on white (WCAG AA). */
+const ERROR_PROPS = { style: { color: '#b42318' } };
+
 const TABS: Tab[] = ['identity', 'vehicle', 'chip', 'state', 'installation'];
 
 interface Group { id: number; name: string }
@@ -109,7 +112,7 @@ function EditorForm({ device, totalDistance, hasPosition, onDone }: {
     const required = id === 'name' || id === 'uniqueId';
     const error = id === 'name' && errors.name ? t(errors.name) : id === 'uniqueId' && errors.uniqueId ? t(errors.uniqueId) : undefined;
     return <TextInput {...common} type={def.kind === 'number' ? 'text' : def.kind ?? 'text'} inputMode={def.kind === 'number' ? 'decimal' : undefined}
-      required={required} withAsterisk={required} error={error} />;
+      required={required} withAsterisk={required} error={error} errorProps={ERROR_PROPS} />;
   };
   const fieldsOf = (tabId: Tab) => FIELDS.filter((f) => f.tab === tabId).map((f) => field(f.id));
 
@@ -143,7 +146,7 @@ function EditorForm({ device, totalDistance, hasPosition, onDone }: {
             <Palette label={t('deviceEditor.fields.colorExtra')} value={values.colorExtra} onChange={(v) => setValues((s) => ({ ...s, colorExtra: v }))} />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">{fieldsOf('vehicle').slice(0, -1)}</SimpleGrid>
             <TextInput label={t('deviceEditor.fields.odometer')} inputMode="decimal" value={values.odometerKm} disabled={!hasPosition}
-              error={errors.odometerKm ? t(errors.odometerKm) : undefined}
+              error={errors.odometerKm ? t(errors.odometerKm) : undefined} errorProps={ERROR_PROPS}
               onChange={(e) => { const v = e.currentTarget.value; setValues((s) => ({ ...s, odometerKm: v })); }}
               description={hasPosition ? t('deviceEditor.odometerHint') : t('deviceEditor.odometerNeedsPosition')} />
             {field('observations')}
