@@ -74,11 +74,13 @@ async function report(uniqueId: string, attributes: Record<string, string | numb
 
 test.beforeAll(async () => {
   admin = await Api.admin();
+  // Four devices in a group (group headers; the search also matches the group name).
+  const group = await admin.post<{ id: number }>('/api/groups', { name: `Filial Belém ${TAG}` });
   for (const [i, s] of SEEDS.entries()) {
     const attributes: Record<string, unknown> = {};
     if (s.plate) attributes.plate = s.plate;
     if (s.state) attributes['device.state'] = s.state;
-    const d = await admin.createDevice({ name: `${s.name} ${TAG}`, category: s.category, attributes });
+    const d = await admin.createDevice({ name: `${s.name} ${TAG}`, category: s.category, attributes, groupId: i < 4 ? group.id : null });
     devices.set(s.name, d);
     if (s.report) await report(d.uniqueId, s.report, i);
   }
@@ -129,6 +131,8 @@ test('counts per status, status chips and search', async ({ page }) => {
   await search.fill(`caminhao ${TAG}`);
   await expect.poll(async () => short(await rowNames(page)).sort(byName)).toEqual(['Caminhão Azul', 'Caminhão Estoque']);
   await expect(chip(page, 'all')).toContainText('2');
+  await search.fill(`filial belem ${TAG}`);
+  await expect.poll(async () => short(await rowNames(page)).sort(byName)).toEqual(['Caminhão Azul', 'Carro Sul', 'Moto Norte', 'Ônibus Centro']);
   await search.fill(`abc1d ${TAG}`);
   await expect.poll(async () => short(await rowNames(page))).toEqual(['Caminhão Azul']);
   // The query is kept in localStorage `query` and comes back after a reload.
@@ -225,8 +229,16 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
     await shot(page, 'devices-list');
     await expectAccessible(page, `devices list ${size.width}`);
     await page.getByRole('button', { name: T.groupBy }).click();
-    await expect(page.locator('.devices-group').first()).toBeVisible();
+    const headers = page.locator('.devices-group');
+    await expect(headers.first()).toContainText(String(SEEDS.length - 4));
+    // Collapsing "no group" brings the group's header up; the choice is remembered.
+    await headers.first().click();
+    await expect(headers.first()).toHaveAttribute('aria-expanded', 'false');
+    await expect(headers.nth(1)).toContainText(`Filial Belém ${TAG}`);
+    await expect(rows(page)).toHaveCount(4);
     await shot(page, 'devices-grouped');
+    await headers.first().click();
+    await expect(headers.first()).toHaveAttribute('aria-expanded', 'true');
     await page.getByRole('button', { name: T.groupBy }).click();
     await page.getByRole('button', { name: T.filters, exact: true }).click();
     await shot(page, 'devices-filter-menu');

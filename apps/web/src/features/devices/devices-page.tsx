@@ -197,7 +197,8 @@ function FilterMenu({ devices, filters }: { devices: readonly Device[]; filters:
       placeholder={t('devices.advanced.any')} comboboxProps={{ withinPortal: false }} onChange={(v) => setAdvancedFilter(type, v)} />
   );
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={300} shadow="md" trapFocus withinPortal>
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={300} shadow="md" trapFocus withinPortal
+      middlewares={{ flip: true, shift: true, size: true }}>
       <Popover.Target>
         <ActionIcon variant={count > 0 ? 'filled' : 'default'} size={36} aria-label={count > 0 ? t('devices.filtersActive', { count }) : t('devices.filters')}
           aria-expanded={opened} onClick={() => setOpened((o) => !o)} className="devices-tool">
