@@ -59,6 +59,19 @@ test('the detail panel shows the device, its latest position and attributes; pin
   await expect(panel.getByTestId('device-speed')).toContainText(`18.5 ${t('device.units.kmh')}`);
   await expect(panel.getByTestId('device-position')).toContainText(t('device.position.ignition'));
   await expect(panel.getByRole('toolbar', { name: t('device.actions.label') })).toBeVisible();
+  // Opening the device selects it on the map, which follows it; Follow switches that.
+  await expect(panel.getByRole('button', { name: t('device.actions.unfollow') })).toHaveAttribute('aria-pressed', 'true');
+  await panel.getByRole('button', { name: t('device.actions.unfollow') }).click();
+  await expect(panel.getByRole('button', { name: t('device.actions.follow') })).toHaveAttribute('aria-pressed', 'false');
+  await panel.getByRole('button', { name: t('device.actions.follow') }).click();
+  await expect(panel.getByRole('button', { name: t('device.actions.unfollow') })).toBeVisible();
+  // Google Maps and Street View open in a new tab at the coordinates.
+  await panel.getByRole('button', { name: t('device.actions.openExternal') }).click();
+  const maps = page.getByRole('menuitem', { name: t('device.actions.googleMaps') });
+  await expect(maps).toHaveAttribute('href', /query=-23\.5489,-46\.6388/);
+  await expect(maps).toHaveAttribute('target', '_blank');
+  await expect(page.getByRole('menuitem', { name: t('device.actions.streetView') })).toHaveAttribute('href', /viewpoint=-23\.5489,-46\.6388/);
+  await page.keyboard.press('Escape');
   await shot(page, 'device-detail');
   await expectAccessible(page, 'device detail');
 

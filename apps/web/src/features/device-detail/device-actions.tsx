@@ -17,7 +17,7 @@ import { deliveredBy, markDelivered, recordSent, usePending } from '../commands-
 import { SendCommandDialog } from '../commands-ui/send-command-dialog.tsx';
 import { openDeviceEditor } from '../device-editor/open-editor.ts';
 import { googleMapsUrl, streetViewUrl } from './format.ts';
-import { useFollow } from './map-follow.ts';
+import { setFollowing, useFollowing, useSelectOnMap } from './map-follow.ts';
 
 type Dialog =
   | { kind: 'lock'; action: LockAction }
@@ -87,8 +87,9 @@ export function DeviceActions({ device, position }: { device: Device; position: 
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [following, setFollowing] = useState(false);
-  useFollow(device.id, following);
+  const following = useFollowing(device.id);
+  const hasPosition = position !== undefined;
+  useSelectOnMap(device.id, hasPosition);
 
   if (!can) return null;
   const hasFix = position && !(position.latitude === 0 && position.longitude === 0);
@@ -178,7 +179,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
         {can.anchor && <Button size="compact-sm" variant="light" onClick={startAnchor} loading={busy && !dialog}>{t('device.actions.anchor')}</Button>}
         {can.command && <Button size="compact-sm" variant="light" onClick={() => { setNotice(null); setDialog({ kind: 'command' }); }}>{t('device.actions.command')}</Button>}
         {hasFix && (
-          <Button size="compact-sm" variant={following ? 'filled' : 'light'} aria-pressed={following} onClick={() => setFollowing((v) => !v)}>
+          <Button size="compact-sm" variant={following ? 'filled' : 'light'} aria-pressed={following} onClick={() => setFollowing(device.id, !following)}>
             {following ? t('device.actions.unfollow') : t('device.actions.follow')}
           </Button>
         )}

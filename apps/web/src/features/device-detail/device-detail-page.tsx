@@ -117,9 +117,9 @@ function Attributes({ position }: { position: Position | undefined }) {
           ))}
         </dl>
       )}
-      <Button variant="subtle" size="compact-sm" mt="xs" onClick={() => setOpen((v) => !v)} aria-expanded={open} aria-controls="dd-all">
+      {position && <Button variant="subtle" size="compact-sm" mt="xs" onClick={() => setOpen((v) => !v)} aria-expanded={open} aria-controls="dd-all">
         {open ? t('device.attributes.hideAll') : t('device.attributes.showAll')}
-      </Button>
+      </Button>}
       {error && <Alert color="red" role="alert" mt="xs">{error}</Alert>}
       <Collapse expanded={open} id="dd-all">
         {all.length === 0 ? <Text size="sm" c="gray.7">{t('device.noPosition')}</Text> : (
