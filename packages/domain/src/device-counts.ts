@@ -32,10 +32,12 @@ export function matchesStatus(filter: StatusFilter, device: Device, position: Po
 /** Adds one device to the counts (mutates; used by the list pipeline in one pass). */
 export function addToCounts(counts: StatusCounts, device: Device, position: Position | null | undefined): void {
   counts.all += 1;
-  if (device.status === 'online' || device.status === 'offline' || device.status === 'unknown') counts[device.status] += 1;
+  const online = device.status === 'online';
+  if (online) counts.online += 1;
+  else if (device.status === 'offline') counts.offline += 1;
   else counts.unknown += 1;
-  if (isMoving(position)) counts.moving += 1;
-  else if (device.status === 'online') counts.stopped += 1;
+  if (position !== undefined && position !== null && position.attributes?.motion === true) counts.moving += 1;
+  else if (online) counts.stopped += 1;
 }
 
 export function countDevices(devices: Iterable<Device>, positions: Readonly<Record<number, Position | undefined>>): StatusCounts {

@@ -91,4 +91,18 @@ describe('filters', () => {
     const renamed = { ...next, 4: { ...next[4]!, name: 'Ambulância' } };
     expect(buildDeviceList(renamed, EMPTY_FILTERS, DEFAULT_SORT, ctx).devices.map((d) => d.id)).toEqual([4, 1, 3, 2]);
   });
+  it('typing letter by letter (narrowed matching) gives the same result as a fresh match', () => {
+    const many: Device[] = [];
+    const words = ['Caminhão', 'Carro', 'Moto', 'Camionete', 'Ônibus', 'Van'];
+    for (let i = 1; i <= 200; i++) many.push(dev(i, `${words[i % words.length]} ${i}`, { attributes: { plate: `P${i * 7}` } }));
+    const source: Record<number, Device> = Object.fromEntries(many.map((d) => [d.id, d]));
+    for (const word of ['caminhao 1', 'cam', 'p7', 'ônibus 12']) {
+      for (let n = 0; n <= word.length; n++) {
+        const f = { ...EMPTY_FILTERS, query: word.slice(0, n) };
+        const got = buildDeviceList(source, f, DEFAULT_SORT, { positions: {} }).devices.map((d) => d.id).sort((a, b) => a - b);
+        const want = many.filter((d) => passesFilters(d, f, { positions: {} })).map((d) => d.id).sort((a, b) => a - b);
+        expect(got, `"${f.query}"`).toEqual(want);
+      }
+    }
+  });
 });

@@ -173,25 +173,83 @@ export interface DeviceListResult {
   total: number;
 }
 
+interface QueryMatch {
+  prepared: Prepared;
+  query: string;
+  /** 1 where the device at that index matches the query. */
+  mask: Uint8Array;
+  /** Matching indices in name order. */
+  matched: Uint32Array;
+}
+
+let lastMatch: QueryMatch | null = null;
+
+/**
+ * The devices matching a query, memoised; when the query only grew (typing on), only the
+ * previous matches are tested again, so each keystroke costs less than the one before.
+ */
+function matchQuery(prepared: Prepared, rawQuery: string): QueryMatch | null {
+  const query = normalizeText(rawQuery).replace(/\s+/g, ' ').trimStart();
+  const terms = parseQuery(rawQuery);
+  if (terms.length === 0) return null;
+  const prev = lastMatch;
+  if (prev && prev.prepared === prepared && prev.query === query) return prev;
+  const { keys } = prepared;
+  const n = keys.length;
+  const mask = new Uint8Array(n);
+  const matched: number[] = [];
+  if (prev && prev.prepared === prepared && prev.query !== '' && query.startsWith(prev.query)) {
+    for (const i of prev.matched) {
+      if (matchesTerms(keys[i]!, terms)) {
+        mask[i] = 1;
+        matched.push(i);
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      if (matchesTerms(keys[i]!, terms)) {
+        mask[i] = 1;
+        matched.push(i);
+      }
+    }
+  }
+  lastMatch = { prepared, query, mask, matched: Uint32Array.from(matched) };
+  return lastMatch;
+}
+
 /** Filters, counts and sorts in one pass over the prepared name order. */
 export function buildDeviceList(source: DeviceSource, filters: DeviceFilters, sort: SortState, ctx: FilterContext): DeviceListResult {
   const prepared = prepareDevices(source, ctx.groupNames);
-  const { devices, keys } = prepared;
-  const terms = parseQuery(filters.query);
+  const { devices } = prepared;
+  const match = matchQuery(prepared, filters.query);
   const counts = emptyCounts();
   const shown: Device[] = [];
   const others = hasFilters(filters);
-  // lastUpdate and name descending walk a precomputed order, so a keystroke never sorts.
-  let order: Uint32Array | null = null;
-  if (sort.key === 'lastUpdate') order = prepared.orders[sort.direction] ??= lastUpdateOrder(devices, sort.direction);
-  const reverse = sort.key === 'name' && sort.direction === 'desc';
-  const n = devices.length;
-  for (let j = 0; j < n; j++) {
-    const i = order ? order[j]! : reverse ? n - 1 - j : j;
+  const visit = (i: number) => {
     const d = devices[i]!;
-    if (terms.length > 0 && !matchesTerms(keys[i]!, terms)) continue;
-    addToCounts(counts, d, ctx.positions[d.id]);
+    const position = ctx.positions[d.id];
+    addToCounts(counts, d, position);
     if (!others || passesNonQueryFilters(d, filters, ctx)) shown.push(d);
+  };
+  if (sort.key === 'lastUpdate') {
+    // A precomputed order, so a keystroke never sorts.
+    const order = (prepared.orders[sort.direction] ??= lastUpdateOrder(devices, sort.direction));
+    const mask = match?.mask;
+    for (let j = 0; j < order.length; j++) {
+      const i = order[j]!;
+      if (!mask || mask[i]) visit(i);
+    }
+  } else {
+    const reverse = sort.key === 'name' && sort.direction === 'desc';
+    if (match) {
+      const m = match.matched;
+      if (reverse) for (let j = m.length - 1; j >= 0; j--) visit(m[j]!);
+      else for (let j = 0; j < m.length; j++) visit(m[j]!);
+    } else if (reverse) {
+      for (let i = devices.length - 1; i >= 0; i--) visit(i);
+    } else {
+      for (let i = 0; i < devices.length; i++) visit(i);
+    }
   }
   const sorted = sort.key === 'name' || sort.key === 'lastUpdate' ? shown : sortNameOrdered(shown, sort, ctx);
   return { devices: sorted, counts, total: devices.length };
@@ -199,15 +257,17 @@ export function buildDeviceList(source: DeviceSource, filters: DeviceFilters, so
 
 /** Ids of the devices passing every filter; null when nothing is hidden (every device shows). */
 export function visibleIds(source: DeviceSource, filters: DeviceFilters, ctx: FilterContext): Set<number> | null {
-  const { devices, keys, deleted } = prepareDevices(source, ctx.groupNames);
+  const prepared = prepareDevices(source, ctx.groupNames);
+  const { devices, deleted } = prepared;
   if (!isFiltering(filters) && deleted === 0) return null;
-  const terms = parseQuery(filters.query);
+  const match = matchQuery(prepared, filters.query);
   const others = hasFilters(filters);
   const ids = new Set<number>();
-  for (let i = 0; i < devices.length; i++) {
+  const visit = (i: number) => {
     const d = devices[i]!;
-    if (terms.length > 0 && !matchesTerms(keys[i]!, terms)) continue;
     if (!others || passesNonQueryFilters(d, filters, ctx)) ids.add(d.id);
-  }
+  };
+  if (match) for (const i of match.matched) visit(i);
+  else for (let i = 0; i < devices.length; i++) visit(i);
   return ids;
 }
