@@ -184,6 +184,7 @@ test('anchor on and off', async ({ page }) => {
   await expect(on).toContainText(t('device.confirm.anchorOn', { name: device.name }));
   await on.getByRole('button', { name: t('device.anchor.enable') }).click();
   await expect(panel.getByTestId('device-notice')).toContainText(t('device.anchor.created'));
+  await expect(panel.getByRole('button', { name: t('device.actions.anchor') })).toHaveAttribute('aria-pressed', 'true');
   const created = await anchors();
   expect(created).toHaveLength(1);
   expect(created[0]).toMatchObject({ name: `Anchor ${device.name}`, attributes: { isAnchor: true, deviceId: device.id } });
@@ -193,6 +194,7 @@ test('anchor on and off', async ({ page }) => {
   const off = page.getByRole('dialog', { name: t('device.anchor.disable') });
   await off.getByRole('button', { name: t('device.anchor.disable') }).click();
   await expect(panel.getByTestId('device-notice')).toContainText(t('device.anchor.removed'));
+  await expect(panel.getByRole('button', { name: t('device.actions.anchor') })).toHaveAttribute('aria-pressed', 'false');
   expect(await anchors()).toHaveLength(0);
 });
 

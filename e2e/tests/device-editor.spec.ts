@@ -126,6 +126,17 @@ test('edit from the detail panel: fields and the odometer (km on the form, metre
   await shot(page, 'device-editor-saved');
 });
 
+test('?edit=1 opens the editor with the device', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Abrir Editor' });
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.goto(`/devices/${device.id}?edit=1`);
+  const dialog = page.getByRole('dialog', { name: t('deviceEditor.titleEdit', { name: device.name }) });
+  await expect(dialog.getByLabel(t('deviceEditor.fields.uniqueId'))).toHaveValue(device.uniqueId, { timeout: 15_000 });
+  await dialog.getByRole('button', { name: t('deviceEditor.cancel') }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/devices/${device.id}$`));
+});
+
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   test('the editor fills the screen', async ({ page }) => {

@@ -2,8 +2,9 @@
 // command, follow, Google Maps / Street View, edit, delete.
 import { useEffect, useState } from 'react';
 import { Alert, Button, CloseButton, Group, Menu } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { Device, Position } from '@rastro/domain/entities';
 import { hasPermission, PERMISSION_BITS } from '@rastro/domain/permissions';
 import { api, HttpError } from '../../api/http.ts';
@@ -88,6 +89,16 @@ export function DeviceActions({ device, position }: { device: Device; position: 
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const following = useFollowing(device.id);
+  const queryClient = useQueryClient();
+  const anchor = useQuery({ queryKey: ['anchor', device.id], queryFn: () => anchorOf(device.id), enabled: can?.anchor === true });
+  // ?edit=1 opens the editor on load (tarkan-reference §3.9).
+  const [search, setSearch] = useSearchParams();
+  const editOnLoad = search.get('edit') === '1' && can?.edit === true;
+  useEffect(() => {
+    if (!editOnLoad) return;
+    openDeviceEditor(device.id);
+    setSearch((p) => { p.delete('edit'); return p; }, { replace: true });
+  }, [editOnLoad, device.id, setSearch]);
   const hasPosition = position !== undefined;
   useSelectOnMap(device.id, hasPosition);
 
@@ -130,9 +141,10 @@ export function DeviceActions({ device, position }: { device: Device; position: 
       } else if (dialog.kind === 'anchor') {
         if (dialog.existing) {
           await removeAnchor(dialog.existing.id);
+          queryClient.setQueryData(['anchor', device.id], null);
           setNotice({ color: 'green', text: t('device.anchor.removed') });
         } else if (position) {
-          await createAnchor(device.id, device.name, position);
+          queryClient.setQueryData(['anchor', device.id], await createAnchor(device.id, device.name, position));
           setNotice({ color: 'green', text: t('device.anchor.created') });
         }
       } else if (dialog.kind === 'delete') {
@@ -176,7 +188,8 @@ export function DeviceActions({ device, position }: { device: Device; position: 
       <Group gap={6} className="dd-actions" role="toolbar" aria-label={t('device.actions.label')}>
         {can.lock && <Button size="compact-sm" variant="outline" color="#b42318" onClick={() => { setNotice(null); setDialog({ kind: 'lock', action: 'lock' }); }}>{t('device.actions.lock')}</Button>}
         {can.unlock && <Button size="compact-sm" variant="outline" color="#15803d" onClick={() => { setNotice(null); setDialog({ kind: 'lock', action: 'unlock' }); }}>{t('device.actions.unlock')}</Button>}
-        {can.anchor && <Button size="compact-sm" variant="light" onClick={startAnchor} loading={busy && !dialog}>{t('device.actions.anchor')}</Button>}
+        {can.anchor && <Button size="compact-sm" variant={anchor.data ? 'filled' : 'light'} aria-pressed={anchor.data ? true : anchor.data === null ? false : undefined}
+          title={anchor.data ? t('device.anchor.disable') : t('device.anchor.enable')} onClick={startAnchor} loading={busy && !dialog}>{t('device.actions.anchor')}</Button>}
         {can.command && <Button size="compact-sm" variant="light" onClick={() => { setNotice(null); setDialog({ kind: 'command' }); }}>{t('device.actions.command')}</Button>}
         {hasFix && (
           <Button size="compact-sm" variant={following ? 'filled' : 'light'} aria-pressed={following} onClick={() => setFollowing(device.id, !following)}>

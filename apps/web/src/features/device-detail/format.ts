@@ -1,10 +1,11 @@
 // Display rules of the detail panel: speed units (tarkan-reference §5.15), update age, pinned
 // attribute lists (§5.12), external map links.
 import type { Position } from '@rastro/domain/entities';
+import { speedFromKnots, type SpeedUnit } from '@rastro/domain/units';
 
-export type SpeedUnit = 'kn' | 'kmh' | 'mph';
+export type { SpeedUnit };
 
-/** The user's speedUnit, else the server's, else km/h. */
+/** The user's speedUnit, else the server's, else km/h (the product default, whatever the language). */
 export function speedUnitOf(user?: Record<string, unknown>, server?: Record<string, unknown>): SpeedUnit {
   for (const v of [user?.speedUnit, server?.speedUnit]) if (v === 'kn' || v === 'kmh' || v === 'mph') return v;
   return 'kmh';
@@ -12,8 +13,7 @@ export function speedUnitOf(user?: Record<string, unknown>, server?: Record<stri
 
 /** Knots → the unit, one decimal at most. */
 export function convertSpeed(knots: number, unit: SpeedUnit): number {
-  const value = unit === 'kmh' ? knots * 1.852 : unit === 'mph' ? knots * 1.15078 : knots;
-  return Math.round(value * 10) / 10;
+  return Math.round(speedFromKnots(knots, unit) * 10) / 10;
 }
 
 /** Comma list → names (trimmed, no empties, no repeats). */
