@@ -213,6 +213,45 @@ test('delete: confirm, back to /devices, gone from the server', async ({ page })
   await expect(dialog).toContainText(t('device.confirm.delete', { name: device.name }));
   await dialog.getByRole('button', { name: t('device.actions.delete') }).click();
   await expect(page).toHaveURL(/\/devices$/);
+  await expect(page.getByText(device.name)).toHaveCount(0);
   const left = await admin.get<Device[]>('/api/devices');
   expect(left.some((d) => d.id === device.id && !/^deleted-/.test(d.uniqueId))).toBe(false);
+});
+
+test('delete with safe-mode deletion on: the device leaves the panel and the store', async ({ page }) => {
+  const server = await admin.get<{ attributes: Record<string, unknown> }>('/api/server');
+  await admin.put('/api/server', { ...server, attributes: { ...server.attributes, 'tarkan.enableLazyDeletion': true } });
+  try {
+    const device = await admin.createDevice({ name: 'Exclusão Segura' });
+    const panel = await openDetail(page, device);
+    await panel.getByRole('button', { name: t('device.actions.delete') }).click();
+    await page.getByRole('dialog', { name: t('device.actions.delete') }).getByRole('button', { name: t('device.actions.delete') }).click();
+    await expect(page).toHaveURL(/\/devices$/);
+    await page.waitForTimeout(1000); // a socket update of the renamed device must not bring it back
+    await expect(page.getByText(device.name)).toHaveCount(0);
+    const after = await admin.get<Device[]>(`/api/devices?id=${device.id}`).catch(() => []);
+    expect(after.every((d) => /^deleted-/.test(d.uniqueId))).toBe(true);
+  } finally {
+    const now = await admin.get<{ attributes: Record<string, unknown> }>('/api/server');
+    const attributes = { ...now.attributes };
+    delete attributes['tarkan.enableLazyDeletion'];
+    await admin.put('/api/server', { ...now, attributes });
+  }
+});
+
+test('a read-only user sees only the actions that change nothing', async ({ page }) => {
+  const password = 'viewer-pass';
+  const viewer = await admin.createUser({ password, readonly: true });
+  const device = await admin.createDevice({ name: 'Só Leitura' });
+  await report(device.uniqueId, -23.57, -46.65);
+  await admin.link({ userId: viewer.id, deviceId: device.id });
+  await signIn(page, viewer.email, password);
+  await page.goto(`/devices/${device.id}`);
+  const panel = page.getByTestId('screen-panel');
+  await expect(panel.getByRole('heading', { name: device.name })).toBeVisible({ timeout: 15_000 });
+  const toolbar = panel.getByRole('toolbar', { name: t('device.actions.label') });
+  for (const action of ['lock', 'unlock', 'anchor', 'command', 'edit', 'delete']) {
+    await expect(toolbar.getByRole('button', { name: t(`device.actions.${action}`), exact: true })).toHaveCount(0);
+  }
+  await expect(toolbar.getByRole('button', { name: t('device.actions.openExternal') })).toBeVisible();
 });
