@@ -14,6 +14,7 @@ import { pt } from '../support/texts.ts';
 import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
 
 interface DevicesTexts {
+  add: string;
   search: string;
   filters: string;
   clearFilters: string;
@@ -191,6 +192,14 @@ test('sorts: same key toggles the direction; state sorts put flagged devices fir
   await sortButton.click();
   await page.getByRole('menuitem', { name: T.sort.name }).click();
   await expect.poll(async () => short(await rowNames(page))).toEqual(ascending);
+});
+
+test('the administrator can add a device from the list (the editor opens)', async ({ page }) => {
+  await openList(page);
+  const add = page.getByRole('button', { name: T.add });
+  await expect(add).toBeEnabled();
+  await add.click();
+  await expect(page.getByRole('dialog')).toBeVisible();
 });
 
 test('keyboard: arrows move through rows and Enter opens the device', async ({ page }) => {

@@ -13,12 +13,15 @@ import { STATUS_FILTERS, isMoving, type StatusCounts, type StatusFilter } from '
 import { buildDeviceList, categoryOf, hasFilters, type AdvancedFilterType, type DeviceFilters } from '@rastro/domain/device-filters';
 import { SORT_KEYS, type SortKey, type SortState } from '@rastro/domain/device-sort';
 import type { Device, Group, Position } from '@rastro/domain/entities';
+import { canAddDevice, showsAddDevice } from '@rastro/domain/device-limits';
+import { hasPermission, PERMISSION_BITS } from '@rastro/domain/permissions';
 import { formatSpeed, relativeAge, resolveSpeedUnit, type SpeedUnit } from '@rastro/domain/units';
 import { useSession } from '../../app/session-store.ts';
 import { useLive } from '../../live/live-store.ts';
 import {
   chooseSort, clearFilters, setAdvancedFilter, setGrouped, setQuery, setStateFilter, setStatusFilter, toggleCategory, useDeviceFilters,
 } from '../../live/visible-devices.ts';
+import { openDeviceEditor } from '../device-editor/open-editor.ts';
 import { ICONS, ICON_GRID, categoryOf as iconCategory } from '../map-icons/icons.ts';
 import { useDeviceListData } from './devices-data.ts';
 
@@ -61,6 +64,7 @@ const svg = (d: string) => (
 const SearchIcon = () => svg('M11 4a7 7 0 1 0 0 14a7 7 0 0 0 0-14zM21 21l-5-5');
 const FilterIcon = () => svg('M4 5h16l-6 8v6l-4-2v-4z');
 const SortIcon = () => svg('M7 4v16M4 17l3 3 3-3M17 20V4M14 7l3-3 3 3');
+const AddIcon = () => svg('M12 5v14M5 12h14');
 const GroupIcon = () => svg('M3 6h7l2 2h9v11H3zM3 6v13');
 const KeyIcon = () => svg('M14 10a4 4 0 1 0-3.9 4H11l2 2h2v2h2v2h3v-3l-6-6z');
 const LockIcon = () => svg('M6 11h12v9H6zM8 11V8a4 4 0 0 1 8 0v3');
@@ -313,7 +317,8 @@ export function DevicesPage() {
   const loadStatus = useLive((s) => s.status);
   const { filters, sort, grouped, groupNames, anchored } = useDeviceFilters();
   const user = useSession((s) => s.user);
-  const server = useSession((s) => s.serverInfo?.server);
+  const serverInfo = useSession((s) => s.serverInfo);
+  const server = serverInfo?.server;
   const { groups } = useDeviceListData();
   const now = useNow(REFRESH_MS);
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>(readGroupPref);
@@ -381,6 +386,16 @@ export function DevicesPage() {
     else return;
     e.preventDefault();
   };
+
+  // "Add device" (reference §3.8/§5.8): bit 13, not read-only, a user deviceLimit of -1 or above 0;
+  // disabled once a limit is reached.
+  const truthy = (v: unknown) => v === true || v === 'true';
+  const mayAdd = !!user && !!serverInfo && showsAddDevice(user.deviceLimit) &&
+    (user.administrator || (!truthy(user.readonly) && !truthy(user.deviceReadonly) && !truthy(serverInfo.server.readonly) && !truthy(serverInfo.server.deviceReadonly))) &&
+    hasPermission(user, { plus: serverInfo.plus, attributes: serverInfo.server.attributes }, PERMISSION_BITS.devicesCreate);
+  const addAllowed = mayAdd && canAddDevice({
+    allowedLimit: serverInfo?.allowedDevices, serverAttributes: server?.attributes, userDeviceLimit: user?.deviceLimit ?? 0, deviceCount: result.total,
+  });
 
   const loading = loadStatus === 'idle' || loadStatus === 'loading';
   const filtered = hasFilters(filters) || filters.query.trim() !== '';
@@ -452,6 +467,14 @@ export function DevicesPage() {
           onClick={() => setGrouped(!grouped)} className="devices-tool">
           <GroupIcon />
         </ActionIcon>
+        {mayAdd && (
+          <Tooltip label={addAllowed ? t('devices.add') : t('devices.addLimit')}>
+            <ActionIcon variant="filled" size={36} aria-label={addAllowed ? t('devices.add') : t('devices.addLimit')} disabled={!addAllowed}
+              data-disabled={!addAllowed || undefined} onClick={() => openDeviceEditor(null, (id) => navigate(`/devices/${id}`))} className="devices-tool">
+              <AddIcon />
+            </ActionIcon>
+          </Tooltip>
+        )}
       </div>
       <StatusChips counts={result.counts} status={filters.status} />
       <p className="devices-summary" aria-live="polite" data-testid="devices-summary">
