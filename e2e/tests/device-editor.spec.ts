@@ -137,6 +137,20 @@ test('?edit=1 opens the editor with the device', async ({ page }) => {
   await expect(page).toHaveURL(new RegExp(`/devices/${device.id}$`));
 });
 
+test('at the user\'s device limit, adding is refused with the reason', async ({ page }) => {
+  const password = 'limited-pass';
+  const user = await admin.createUser({ password, deviceLimit: 1 });
+  const device = await admin.createDevice({ name: 'Único Permitido' });
+  await admin.link({ userId: user.id, deviceId: device.id });
+  await signIn(page, user.email, password);
+  await page.goto(`/devices/${device.id}`);
+  await expect(page.getByTestId('screen-panel').getByRole('heading', { name: device.name })).toBeVisible({ timeout: 15_000 });
+  await page.evaluate(() => window.__rastroOpenDeviceEditor!());
+  const dialog = page.getByRole('dialog', { name: t('deviceEditor.titleNew') });
+  await expect(dialog.getByRole('alert')).toHaveText(t('deviceEditor.limits.userLimit'));
+  await expect(dialog.getByRole('button', { name: t('deviceEditor.save') })).toBeDisabled();
+});
+
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   test('the editor fills the screen', async ({ page }) => {
