@@ -12,10 +12,11 @@ describe('menu availability', () => {
     expect(Object.keys(USER_MENU_AVAILABLE).sort()).toEqual([...USER_MENU_IDS].sort());
   });
 
-  it('shows only entries whose screens exist (today: sign-out) to everyone', () => {
+  it('shows only entries whose screens exist (today: sign-out; devices in the side menu)', () => {
     expect(visibleUserEntries(admin)).toEqual([{ id: 'logout' }]);
     expect(visibleUserEntries(shared)).toEqual([{ id: 'logout' }]);
-    expect(visibleSideEntries(admin)).toEqual([]);
+    expect(visibleSideEntries(admin).map((e) => e.id)).toEqual(['devices']);
+    expect(visibleSideEntries(shared)).toEqual([]);
   });
 
   it('intersects availability with the permission rules', () => {
