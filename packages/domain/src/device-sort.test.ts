@@ -44,4 +44,15 @@ describe('sorting', () => {
     expect(stateFlag('driver', pos(1, { driverUniqueId: '' }), false)).toBe(false);
     expect(stateFlag('alert', pos(1, { alarm: 'overspeed' }), false)).toBe(true);
   });
+  it('lastUpdate order matches a plain sort (ties keep name order)', () => {
+    const list: Device[] = [];
+    for (let i = 0; i < 500; i++) list.push(dev(i + 1, `N${i}`, i % 13 === 0 ? null : new Date(Date.UTC(2026, 0, 1) + ((i * 7919) % 97) * 1000).toISOString()));
+    for (const direction of ['asc', 'desc'] as const) {
+      const t = (d: Device) => Date.parse(d.lastUpdate!);
+      const dated = list.map((d, i) => ({ d, i })).filter((x) => x.d.lastUpdate !== null)
+        .sort((a, b) => (direction === 'asc' ? t(b.d) - t(a.d) : t(a.d) - t(b.d)) || a.i - b.i).map((x) => x.i);
+      const never = list.map((d, i) => ({ d, i })).filter((x) => x.d.lastUpdate === null).map((x) => x.i);
+      expect([...lastUpdateOrder(list, direction)]).toEqual([...dated, ...never]);
+    }
+  });
 });

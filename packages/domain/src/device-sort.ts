@@ -71,21 +71,46 @@ export const updatedMs = (d: Device): number => {
   return ms;
 };
 
+/** Fleets up to this size use the packed-key sort (seconds × 2^17 + index stays below 2^53). */
+const PACK_LIMIT = 131_072;
+
 /**
  * Positions (indices into `devices`, which are in name order) in lastUpdate order: ascending =
  * most recent first; never-updated devices last in both directions; ties keep name order.
  */
 export function lastUpdateOrder(devices: readonly Device[], direction: SortDirection): Uint32Array {
-  const times = new Float64Array(devices.length);
-  const order: number[] = [];
+  const n = devices.length;
+  const out = new Uint32Array(n);
   const never: number[] = [];
-  for (let i = 0; i < devices.length; i++) {
+  if (n <= PACK_LIMIT) {
+    // Fast path: pack (seconds, name index) into one exact float and let the typed array sort
+    // natively; ties within the same second keep name order.
+    const keys = new Float64Array(n);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const t = updatedMs(devices[i]!);
+      if (Number.isNaN(t)) never.push(i);
+      else {
+        const sec = Math.floor(t / 1000);
+        keys[k++] = (direction === 'desc' ? sec : -sec) * PACK_LIMIT + i;
+      }
+    }
+    const sorted = keys.subarray(0, k).sort();
+    for (let j = 0; j < k; j++) {
+      const v = sorted[j]!;
+      out[j] = ((v % PACK_LIMIT) + PACK_LIMIT) % PACK_LIMIT;
+    }
+    out.set(never, k);
+    return out;
+  }
+  const times = new Float64Array(n);
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) {
     const t = updatedMs(devices[i]!);
     times[i] = t;
     (Number.isNaN(t) ? never : order).push(i);
   }
   order.sort(direction === 'desc' ? (a, b) => times[a]! - times[b]! || a - b : (a, b) => times[b]! - times[a]! || a - b);
-  const out = new Uint32Array(devices.length);
   out.set(order);
   out.set(never, order.length);
   return out;
