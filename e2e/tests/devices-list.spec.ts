@@ -192,6 +192,13 @@ test('sorts: same key toggles the direction; state sorts put flagged devices fir
   await sortButton.click();
   await page.getByRole('menuitem', { name: T.sort.name }).click();
   await expect.poll(async () => short(await rowNames(page))).toEqual(ascending);
+  // The current sort shows with its arrow; pressing it toggles the direction too.
+  const now = page.getByTestId('devices-sort-now');
+  await expect(now).toContainText(`${T.sort.name} ↑`);
+  await now.click();
+  await expect(now).toContainText(`${T.sort.name} ↓`);
+  await expect.poll(async () => short(await rowNames(page))).toEqual([...ascending].reverse());
+  await now.click();
 });
 
 test('the administrator can add a device from the list (the editor opens)', async ({ page }) => {

@@ -477,9 +477,17 @@ export function DevicesPage() {
         )}
       </div>
       <StatusChips counts={result.counts} status={filters.status} />
-      <p className="devices-summary" aria-live="polite" data-testid="devices-summary">
-        {filtered ? t('devices.shownOf', { shown: result.devices.length, total: result.total }) : t('devices.total', { total: result.total })}
-      </p>
+      <div className="devices-summary">
+        <p aria-live="polite" data-testid="devices-summary">
+          {filtered ? t('devices.shownOf', { shown: result.devices.length, total: result.total }) : t('devices.total', { total: result.total })}
+        </p>
+        <button type="button" className="devices-sort-now" data-testid="devices-sort-now" onClick={() => chooseSort(sort.key)}>
+          {t(sortLabelKey(sort.key))} <span aria-hidden="true">{sort.direction === 'asc' ? '↑' : '↓'}</span>
+          <span className="visually-hidden">
+            {` — ${t('devices.sort.toggle', { key: t(sortLabelKey(sort.key)), direction: t(sort.direction === 'asc' ? 'devices.sort.asc' : 'devices.sort.desc') })}`}
+          </span>
+        </button>
+      </div>
       {body}
     </div>
   );
