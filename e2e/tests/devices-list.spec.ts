@@ -27,11 +27,15 @@ interface DevicesTexts {
 }
 const T = (pt as unknown as { devices: DevicesTexts }).devices;
 
-declare global {
-  interface Window {
-    __rastroMap?: { loaded(): boolean; idle(): Promise<void>; markers(): Promise<Array<{ id: number }>> };
-  }
+/** The map's test hook (features/map), read through a cast: map.spec.ts declares the global. */
+interface MapHook {
+  loaded(): boolean;
+  idle(): Promise<void>;
+  markers(): Promise<Array<{ id: number }>>;
 }
+const hookLoaded = (page: Page) => page.evaluate(() => (window as unknown as { __rastroMap?: MapHook }).__rastroMap?.loaded() === true);
+const hookIdle = (page: Page) => page.evaluate(() => (window as unknown as { __rastroMap?: MapHook }).__rastroMap?.idle());
+const hookMarkers = (page: Page) => page.evaluate(() => (window as unknown as { __rastroMap: MapHook }).__rastroMap.markers());
 
 const TAG = `zq${uniqueSuffix()}`;
 
@@ -225,10 +229,10 @@ test('keyboard: arrows move through rows and Enter opens the device', async ({ p
 
 test('markers of filtered-out devices leave the map', async ({ page }) => {
   await openList(page);
-  await expect.poll(() => page.evaluate(() => window.__rastroMap?.loaded() === true), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => hookLoaded(page), { timeout: 15_000 }).toBe(true);
   const truck = devices.get('Caminhão Azul')!.id;
   const moto = devices.get('Moto Norte')!.id;
-  const markerIds = async () => new Set((await page.evaluate(() => window.__rastroMap!.markers())).map((m) => m.id));
+  const markerIds = async () => new Set((await hookMarkers(page)).map((m) => m.id));
   await expect.poll(async () => (await markerIds()).has(truck) && (await markerIds()).has(moto), { timeout: 10_000 }).toBe(true);
   await chip(page, 'moving').click();
   await expect.poll(async () => { const ids = await markerIds(); return [ids.has(truck), ids.has(moto)]; }).toEqual([true, false]);
@@ -240,7 +244,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
   test(`screenshots and accessibility at ${size.width} px`, async ({ page }) => {
     await page.setViewportSize(size);
     await openList(page);
-    await page.evaluate(() => window.__rastroMap?.idle());
+    await hookIdle(page);
     await expectNoHorizontalScroll(page);
     await shot(page, 'devices-list');
     await expectAccessible(page, `devices list ${size.width}`);
