@@ -13,6 +13,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { startRastro } from '../apps/server/src/rastro.ts';
+import { SqliteWriteStore } from '../apps/server/src/processing/sqlite-write-store.ts';
 import { openStorage } from '../apps/server/src/storage/db.ts';
 import type { LoadInit, StepReport } from './lib/ingest-load.ts';
 import { fmt, nowMs, summary } from './lib/stats.ts';
@@ -29,6 +30,8 @@ const STEP_SECONDS = Number(arg('step', '6'));
 const GRACE_SECONDS = Number(arg('grace', '1.5'));
 const PASSWORD = 'bench-admin';
 const TARGET = { rate: 10_000, p99: 250 };
+/** A step's stored rate within 1% of the target rate counts as reaching it (step edges, timer granularity). */
+const RATE_TOLERANCE = 0.99;
 
 /** Microseconds some task waited for a CPU (Linux PSI); shows how contended the machine was. */
 function cpuPressureUs(): number | null {
@@ -108,15 +111,17 @@ async function main(): Promise<void> {
   let stepT0 = nowMs();
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
-  const writerStats = () => ({ ...rastro.ctx.processing!.writer.stats });
+  const processing = rastro.ctx.processing!;
+  const store = processing.store instanceof SqliteWriteStore ? processing.store : null;
+  const writerStats = () => ({ ...processing.writer.stats, transactionMs: store?.stats.transactionMs ?? Number.NaN });
   let writer0 = writerStats();
   let pressure0 = cpuPressureUs();
   let batches0 = 0;
   let positions0 = 0;
-  const results: Array<{ rate: number; sustained: number; p99: number }> = [];
+  const results: Array<{ rate: number; stored: number; failed: number; p99: number }> = [];
 
   console.log(
-    'target/s  sent/s  stored/s  fail  backlog  resp p50/p99 ms  socket p50/p99/max ms  publish p99 ms  server CPU  CPU µs/pos  loadgen CPU  pos/flush  commit avg/max  loop p99 ms  CPU wait',
+    'target/s  sent/s  stored/s  fail  backlog  resp p50/p99 ms  socket p50/p99/max ms  publish p99 ms  server CPU  CPU µs/pos  loadgen CPU  pos/flush  commit avg/max  txn avg  loop p99 ms  CPU wait',
   );
   await new Promise<void>((resolve, reject) => {
     child.on('error', reject);
@@ -129,6 +134,7 @@ async function main(): Promise<void> {
         stepT0 = nowMs();
         batches0 = liveBatches;
         positions0 = livePositions;
+        processing.writer.stats.maxCommitMs = 0; // the column shows each step's own maximum
         writer0 = writerStats();
         pressure0 = cpuPressureUs();
         loopDelay.reset();
@@ -139,22 +145,24 @@ async function main(): Promise<void> {
         const wall = nowMs() - stepT0;
         const pub = summary(live[r.step] ?? []);
         live[r.step] = [];
-        const sustained = r.ok / STEP_SECONDS;
         const delay = r.socket ?? pub;
-        results.push({ rate: r.rate, sustained, p99: delay.p99 });
+        const w = writerStats();
+        // What the database took in during the step (its grace included: answers still due).
+        const stored = (w.positions - writer0.positions) / STEP_SECONDS;
+        results.push({ rate: r.rate, stored, failed: r.failed, p99: delay.p99 });
         const pressure1 = cpuPressureUs();
         const psi = pressure0 !== null && pressure1 !== null ? ((pressure1 - pressure0) / 1000 / wall) * 100 : Number.NaN;
-        const w = writerStats();
         const flushes = Math.max(1, w.flushes - writer0.flushes);
         const perFlush = (w.positions - writer0.positions) / flushes;
         const commitAvg = (w.commitMs - writer0.commitMs) / flushes;
+        const transactionAvg = (w.transactionMs - writer0.transactionMs) / flushes;
         void batches0;
         void positions0;
         console.log(
           [
             String(r.rate).padStart(8),
             fmt(r.sent / STEP_SECONDS, 0).padStart(7),
-            fmt(sustained, 0).padStart(9),
+            fmt(stored, 0).padStart(9),
             String(r.failed).padStart(5),
             String(r.backlogged).padStart(8),
             `${fmt(r.response.p50)}/${fmt(r.response.p99)}`.padStart(16),
@@ -165,6 +173,7 @@ async function main(): Promise<void> {
             `${fmt(r.cpuPercent, 0)}%`.padStart(12),
             fmt(perFlush, 0).padStart(10),
             `${fmt(commitAvg)}/${fmt(w.maxCommitMs)}`.padStart(14),
+            fmt(transactionAvg).padStart(8),
             `${fmt(loopDelay.percentile(99) / 1e6)}`.padStart(12),
             `${fmt(psi, 0)}%`.padStart(9),
           ].join(' '),
@@ -183,12 +192,22 @@ async function main(): Promise<void> {
   console.log('high values mean other work competed for the 2 cores and the figures above are pessimistic.');
   console.log(`delay measured ${socketOk ? 'from request sent to the /api/socket message (admin)' : 'to the in-process live feed publish (the socket did not open)'}`);
   console.log(`positions stored: ${stored.n}`);
-  const passing = results.filter((r) => r.sustained >= r.rate * 0.97 && r.p99 < TARGET.p99);
-  const best = passing.reduce((a, b) => (b.sustained > a.sustained ? b : a), { rate: 0, sustained: 0, p99: Number.NaN });
+  console.log('commit: writer flush from start to commit (round trip to the SQLite writer thread); txn: time inside its transaction.');
+  // Each step is judged by what was actually stored and its p99: a step that could not send its
+  // whole target rate still counts for the rate it did store.
+  const keptUp = (r: (typeof results)[number]) => r.failed === 0 && r.p99 < TARGET.p99;
+  for (const r of results) {
+    const why = r.failed > 0 ? `${r.failed} failed` : r.p99 < TARGET.p99 ? 'ok' : `p99 ≥ ${TARGET.p99} ms`;
+    console.log(`  step ${String(r.rate).padStart(6)}/s: stored ${fmt(r.stored, 0).padStart(6)}/s, p99 ${fmt(r.p99).padStart(7)} ms — ${why}`);
+  }
+  const best = results.filter(keptUp).reduce<(typeof results)[number] | null>((a, b) => (a && a.stored >= b.stored ? a : b), null);
+  const met = best !== null && best.stored >= TARGET.rate * RATE_TOLERANCE;
   console.log(
-    `best sustained rate with p99 < ${TARGET.p99} ms: ${fmt(best.sustained, 0)} positions/s (p99 ${fmt(best.p99)} ms) — ` +
-      `target ${TARGET.rate}/s: ${best.sustained >= TARGET.rate * 0.97 ? 'met' : 'NOT met'}`,
+    best
+      ? `best sustained rate with p99 < ${TARGET.p99} ms: ${fmt(best.stored, 0)} positions/s (p99 ${fmt(best.p99)} ms, step ${best.rate}/s)`
+      : `no step stored its positions with p99 < ${TARGET.p99} ms`,
   );
+  console.log(`target ${TARGET.rate} positions/s with p99 < ${TARGET.p99} ms: ${met ? 'MET' : 'NOT met'}`);
   await rastro.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

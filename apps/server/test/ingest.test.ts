@@ -6,6 +6,7 @@ import { backends, startTestServer, type TestServer } from './harness.ts';
 import { createDevice, positionsOf, recordLive, sleep } from './ingest-helpers.ts';
 import { DeviceCache } from '../src/processing/device-cache.ts';
 import { PositionWriter } from '../src/processing/position-writer.ts';
+import { KyselyWriteStore } from '../src/processing/write-store.ts';
 import { Pipeline } from '../src/processing/pipeline.ts';
 import { defaultSteps } from '../src/processing/steps/index.ts';
 import type { Step } from '../src/processing/work.ts';
@@ -29,10 +30,13 @@ describe.each(backends)('processing pipeline and writer (%s)', (backend) => {
     await server?.close();
   });
 
-  it('keeps per-device order through slow asynchronous steps and stores their events with the position', async () => {
-    const a = await createDevice(server, 'pipe-a');
-    const b = await createDevice(server, 'pipe-b');
-    const writer = new PositionWriter(server.rastro.ctx, { intervalMs: 5 });
+  // The server's store (on SQLite its writer thread) and the main connection through Kysely.
+  it.each(['server store', 'main connection'])('keeps per-device order through slow asynchronous steps and stores their events with the position (%s)', async (via) => {
+    const main = via === 'main connection';
+    const a = await createDevice(server, main ? 'pipe-a-main' : 'pipe-a');
+    const b = await createDevice(server, main ? 'pipe-b-main' : 'pipe-b');
+    const store = main ? new KyselyWriteStore(server.rastro.ctx) : undefined;
+    const writer = new PositionWriter(server.rastro.ctx, { intervalMs: 5, ...(store ? { store } : {}) });
     // A step that sometimes waits a random while, and raises an event on every 5th message of each device.
     const jitter: Step = {
       name: 'jitter',
@@ -45,7 +49,7 @@ describe.each(backends)('processing pipeline and writer (%s)', (backend) => {
     const pipeline = new Pipeline(server.rastro.ctx, devices, writer, [...defaultSteps(), jitter]);
     const t0 = 1_700_000_000_000;
     const results = await Promise.all(
-      Array.from({ length: 120 }, (_, i) => pipeline.submit(message(i % 2 ? 'pipe-b' : 'pipe-a', i, t0 + i * 1000))),
+      Array.from({ length: 120 }, (_, i) => pipeline.submit(message(i % 2 ? b.uniqueId : a.uniqueId, i, t0 + i * 1000))),
     );
     expect(results.every((r) => r.kind === 'stored')).toBe(true);
     for (const [device, parity] of [[a, 0], [b, 1]] as const) {

@@ -61,6 +61,30 @@ export function draftToColumns(p: PositionDraft): PositionColumns {
   };
 }
 
+/**
+ * Writes the stored columns of a draft into `out` from index `k`, in POSITION_COLUMNS order
+ * (writer-protocol.ts), and returns the next index: the writer's flush without an object per row.
+ */
+export function putDraftValues(out: unknown[], k: number, p: PositionDraft): number {
+  out[k] = p.deviceId;
+  out[k + 1] = p.protocol;
+  out[k + 2] = p.serverTime;
+  out[k + 3] = p.deviceTime;
+  out[k + 4] = p.fixTime;
+  out[k + 5] = p.valid ? 1 : 0;
+  out[k + 6] = p.latitude;
+  out[k + 7] = p.longitude;
+  out[k + 8] = p.altitude;
+  out[k + 9] = p.speed;
+  out[k + 10] = p.course;
+  out[k + 11] = p.address;
+  out[k + 12] = p.accuracy;
+  out[k + 13] = p.network ? JSON.stringify(p.network) : null;
+  out[k + 14] = p.geofenceIds ? JSON.stringify(p.geofenceIds) : null;
+  out[k + 15] = JSON.stringify(p.attributes);
+  return k + 16;
+}
+
 /** A stored row back into a draft (the device's last position, loaded once per device). */
 export function draftFromRow(row: PositionRow): PositionDraft {
   const attributes = safeParse(row.attributes);

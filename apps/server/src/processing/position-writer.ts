@@ -2,15 +2,16 @@
 // lastUpdate, positionId) are collected for a short while and written in ONE transaction per
 // flush — every ~25 ms or every 1,000 items — then ONE batch goes out on the live feed. A
 // message's HTTP answer waits for the flush holding its position (`write` resolves after commit).
-import type { Transaction } from 'kysely';
+// Flushes run one at a time, in order, through a WriteStore: the SQLite writer thread, or
+// the main connection on PostgreSQL (write-store.ts).
 import type { Position } from '@rastro/domain/entities';
 import type { AppContext } from '../context.ts';
-import type { Database } from '../storage/schema.ts';
 import { positionToJson } from '../positions/position-json.ts';
 import { liveDeviceJson, type DeviceEntry } from './device-cache.ts';
 import type { EventDraft } from './event-draft.ts';
-import { draftToColumns, type PositionColumns, type PositionDraft } from './position-draft.ts';
-import { insertPositionsQuery, updateDevicesQuery } from './writer-sql.ts';
+import { putDraftValues, type PositionDraft } from './position-draft.ts';
+import { KyselyWriteStore, type WriteStore } from './write-store.ts';
+import { POSITION_WIDTH, type FlushRequest } from './writer-protocol.ts';
 
 export interface WriteItem {
   entry: DeviceEntry;
@@ -28,10 +29,9 @@ export interface FlushedBatch {
 export interface WriterOptions {
   intervalMs?: number;
   maxItems?: number;
+  /** Where flushes go; by default the server's (`ctx.processing.store`), else the main connection. */
+  store?: WriteStore;
 }
-
-/** Rows per statement: 16 position columns × 1,000 stays under both databases' parameter limits. */
-const CHUNK = 1000;
 
 class Batch {
   readonly items: WriteItem[] = [];
@@ -62,6 +62,7 @@ export class PositionWriter {
   private flushing = false;
   private kickWhenDone = false;
   private readonly listeners: Array<(batch: FlushedBatch) => void> = [];
+  readonly store: WriteStore;
   /** Totals since start, for the benchmark and logs. */
   readonly stats = { flushes: 0, positions: 0, deviceUpdates: 0, failures: 0, commitMs: 0, maxCommitMs: 0 };
 
@@ -71,6 +72,7 @@ export class PositionWriter {
   ) {
     this.intervalMs = options.intervalMs ?? 25;
     this.maxItems = options.maxItems ?? 1000;
+    this.store = options.store ?? ctx.processing?.store ?? new KyselyWriteStore(ctx);
   }
 
   /** Queues a position (and its device's state); resolves once it is committed. */
@@ -142,13 +144,9 @@ export class PositionWriter {
   }
 
   private async flush(batch: Batch): Promise<void> {
-    let rows: PositionColumns[];
     const started = performance.now();
     try {
-      rows = await this.commit(batch);
-      const took = performance.now() - started;
-      this.stats.commitMs += took;
-      this.stats.maxCommitMs = Math.max(this.stats.maxCommitMs, took);
+      await this.commit(batch);
     } catch (error) {
       // A device deleted while its positions waited makes the insert fail (foreign key);
       // drop that device's items and try once more so the other devices are not lost.
@@ -159,106 +157,94 @@ export class PositionWriter {
         batch.reject(error);
         return;
       }
-      rows = retried;
     }
+    const took = performance.now() - started;
+    this.stats.commitMs += took;
+    this.stats.maxCommitMs = Math.max(this.stats.maxCommitMs, took);
     this.stats.flushes++;
     this.stats.positions += batch.items.length;
     this.stats.deviceUpdates += batch.devices.size;
     batch.resolve();
     try {
       for (const listener of this.listeners) listener(batch);
-      this.publish(batch, rows);
+      this.publish(batch);
     } catch (error) {
       this.ctx.log.error({ err: error }, 'live publish after flush failed');
     }
   }
 
-  private async retryWithoutRemovedDevices(batch: Batch, firstError: unknown): Promise<PositionColumns[] | null> {
-    const ids = [...new Set(batch.items.map((i) => i.entry.id))];
-    if (ids.length === 0) return null;
+  /** True when the batch, less the devices removed meanwhile, was committed on a second try. */
+  private async retryWithoutRemovedDevices(batch: Batch, firstError: unknown): Promise<boolean> {
+    const ids = [...new Set([...batch.items.map((i) => i.entry.id), ...[...batch.devices].map((d) => d.id)])];
+    if (ids.length === 0) return false;
     try {
       const existing = new Set(
-        (await this.ctx.storage.db.selectFrom('devices').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+        (await this.ctx.storage.db.selectFrom('devices').select('id').where('id', 'in', ids).execute()).map((r) => Number(r.id)),
       );
-      if (existing.size === ids.length) return null;
+      if (existing.size === ids.length) return false;
       const kept = batch.items.filter((i) => existing.has(i.entry.id));
       batch.items.splice(0, batch.items.length, ...kept);
       for (const d of [...batch.devices]) if (!existing.has(d.id)) batch.devices.delete(d);
-      return await this.commit(batch);
+      await this.commit(batch);
+      return true;
     } catch (error) {
       this.ctx.log.error({ err: error, firstError }, 'position writer retry failed');
-      return null;
+      return false;
     }
   }
 
   /** One transaction: positions (ids back in order), events, device rows. */
-  private async commit(batch: Batch): Promise<PositionColumns[]> {
-    const dialect = this.ctx.storage.dialect;
-    const rows = batch.items.map((i) => draftToColumns(i.position));
-    const positionIds = new Map<DeviceEntry, number>();
-    await this.ctx.storage.db.transaction().execute(async (trx) => {
-      for (let start = 0; start < rows.length; start += CHUNK) {
-        const chunk = rows.slice(start, start + CHUNK);
-        const returned = await trx.executeQuery(insertPositionsQuery(dialect, chunk));
-        // Ids are handed out in insertion order; sorting makes the pairing independent of
-        // the order the database lists RETURNING rows in.
-        const ids = returned.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-        if (ids.length !== chunk.length) throw new Error(`inserted ${chunk.length} positions, got ${ids.length} ids`);
-        for (let k = 0; k < chunk.length; k++) {
-          const item = batch.items[start + k]!;
-          item.position.id = ids[k]!;
-          if (item.latest) positionIds.set(item.entry, ids[k]!);
-        }
+  private async commit(batch: Batch): Promise<void> {
+    const items = batch.items;
+    const positions = new Array<unknown>(items.length * POSITION_WIDTH);
+    const events: unknown[] = [];
+    const latest = new Map<DeviceEntry, number>();
+    for (let i = 0, k = 0; i < items.length; i++) {
+      const item = items[i]!;
+      k = putDraftValues(positions, k, item.position);
+      for (const e of item.events) {
+        // EVENT_COLUMNS order; the position's index stands for its id until it has one.
+        events.push(e.type, e.eventTime, item.entry.id, i, e.geofenceId, e.maintenanceId, JSON.stringify(e.attributes));
       }
-      await this.insertEvents(trx, batch.items);
-      const devices = [...batch.devices];
-      for (let start = 0; start < devices.length; start += CHUNK) {
-        const states = devices.slice(start, start + CHUNK).map((d) => ({
-          id: d.id, status: d.status, lastUpdate: d.lastUpdate, positionId: positionIds.get(d) ?? d.positionId,
-        }));
-        await trx.executeQuery(updateDevicesQuery(dialect, states));
-      }
-    });
-    for (const [entry, id] of positionIds) entry.positionId = id;
-    return rows;
-  }
+      if (item.latest) latest.set(item.entry, i);
+    }
+    const devices: unknown[] = [];
+    for (const d of batch.devices) devices.push(d.id, d.status, d.lastUpdate, d.positionId, latest.get(d) ?? -1);
+    const request: FlushRequest = { positions, events, devices };
 
-  private async insertEvents(trx: Transaction<Database>, items: readonly WriteItem[]): Promise<void> {
-    const pairs: Array<[WriteItem, EventDraft]> = [];
-    for (const item of items) for (const event of item.events) pairs.push([item, event]);
-    for (let start = 0; start < pairs.length; start += CHUNK) {
-      const chunk = pairs.slice(start, start + CHUNK);
-      const returned = await trx
-        .insertInto('events')
-        .values(
-          chunk.map(([item, e]) => ({
-            type: e.type,
-            eventTime: e.eventTime,
-            deviceId: item.entry.id,
-            positionId: item.position.id ?? 0,
-            geofenceId: e.geofenceId,
-            maintenanceId: e.maintenanceId,
-            attributes: JSON.stringify(e.attributes),
-          })),
-        )
-        .returning('id')
-        .execute();
-      const ids = returned.map((r) => Number(r.id)).sort((a, b) => a - b);
-      chunk.forEach(([, e], k) => (e.id = ids[k]!));
+    const { positionIds, eventIds } = await this.store.commit(request);
+    if (positionIds.length !== items.length) throw new Error(`stored ${items.length} positions, got ${positionIds.length} ids`);
+    let e = 0;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      item.position.id = positionIds[i]!;
+      for (const event of item.events) event.id = eventIds[e++] ?? null;
+    }
+    for (const [entry, i] of latest) {
+      const id = positionIds[i]!;
+      // Another writer (PUT …/accumulators) may have stored a newer latest meanwhile.
+      if (entry.positionId === null || id > entry.positionId) entry.positionId = id;
     }
   }
 
-  private publish(batch: Batch, rows: PositionColumns[]): void {
+  private publish(batch: Batch): void {
     const positions: Position[] = [];
-    batch.items.forEach((item, k) => {
-      if (!item.latest) return;
-      // positionToJson maps every column; the attribute and network objects are still in
-      // hand, so they are attached as they are instead of parsing back what was just written.
-      const json = positionToJson({ ...rows[k]!, id: item.position.id!, attributes: '', network: null });
-      json.attributes = item.position.attributes;
-      if (item.position.network) json.network = item.position.network;
+    for (const item of batch.items) {
+      if (!item.latest) continue;
+      const p = item.position;
+      // positionToJson maps every column; the attribute, network and geofence values are still
+      // in hand, so they are attached as they are instead of serialising and parsing them back.
+      const json = positionToJson({
+        id: p.id!, deviceId: p.deviceId, protocol: p.protocol, serverTime: p.serverTime, deviceTime: p.deviceTime,
+        fixTime: p.fixTime, valid: p.valid ? 1 : 0, latitude: p.latitude, longitude: p.longitude, altitude: p.altitude,
+        speed: p.speed, course: p.course, address: p.address, accuracy: p.accuracy, network: null, geofenceIds: null,
+        attributes: '',
+      });
+      if (p.network) json.network = p.network;
+      if (p.geofenceIds) json.geofenceIds = p.geofenceIds.filter((id) => typeof id === 'number');
+      json.attributes = p.attributes;
       positions.push(json);
-    });
+    }
     const devices = [...batch.devices].map(liveDeviceJson);
     this.ctx.live.publish({
       ...(devices.length > 0 ? { devices } : {}),

@@ -5,12 +5,16 @@ import { DeviceCache } from './device-cache.ts';
 import { resetStatuses, StatusMonitor } from './device-status.ts';
 import { Pipeline } from './pipeline.ts';
 import { PositionWriter, type WriterOptions } from './position-writer.ts';
+import { SqliteWriteStore } from './sqlite-write-store.ts';
 import { defaultSteps } from './steps/index.ts';
+import { KyselyWriteStore, type WriteStore } from './write-store.ts';
 
 export interface Processing {
   pipeline: Pipeline;
   devices: DeviceCache;
   writer: PositionWriter;
+  /** Where the writer's flushes go (other writers of this server share it). */
+  store: WriteStore;
   status: StatusMonitor;
 }
 
@@ -18,13 +22,25 @@ export interface ProcessingOptions {
   writer?: WriterOptions;
 }
 
+/**
+ * SQLite: a writer thread with its own connection, so commits never block the event loop.
+ * PostgreSQL: the pool, already asynchronous.
+ */
+async function openWriteStore(ctx: AppContext): Promise<WriteStore> {
+  if (!ctx.storage.file) return new KyselyWriteStore(ctx);
+  const store = new SqliteWriteStore(ctx.storage.file, ctx.log);
+  await store.start();
+  return store;
+}
+
 export async function startProcessing(ctx: AppContext, options: ProcessingOptions = {}): Promise<Processing> {
   // Statuses are reset only when this is the only instance; with a shared bus (Redis) another
   // instance may hold live devices.
   if (!ctx.config.redisUrl) await resetStatuses(ctx);
+  const store = options.writer?.store ?? (await openWriteStore(ctx));
   const devices = new DeviceCache(ctx);
   await devices.start();
-  const writer = new PositionWriter(ctx, options.writer);
+  const writer = new PositionWriter(ctx, { ...options.writer, store });
   const pipeline = new Pipeline(ctx, devices, writer, defaultSteps());
   const status = new StatusMonitor(devices, writer, ctx.config.statusTimeout * 1000);
   status.start();
@@ -32,6 +48,8 @@ export async function startProcessing(ctx: AppContext, options: ProcessingOption
     status.stop();
     devices.stop();
     await writer.drain();
+    // After the last flush: the SQLite thread finishes what it has and closes its connection.
+    await store.close();
   });
-  return { pipeline, devices, writer, status };
+  return { pipeline, devices, writer, store, status };
 }

@@ -1,15 +1,14 @@
-// The writer's two hot statements, compiled by hand: a multi-row INSERT … RETURNING id and
-// a multi-row device UPDATE. Building them through Kysely's query builder costs an AST node
-// per value (16 per position); here the text is joined once per flush and still executed by
-// Kysely (`executeQuery`), inside its transaction, on both dialects.
+// The writer's statements, compiled by hand. Building them through Kysely's query builder
+// costs an AST node per value (16 per position); here the text is joined once per flush.
+// PostgreSQL runs multi-row statements through Kysely (`executeQuery`, inside its transaction);
+// the SQLite writer thread prepares the single-row forms once and runs them per row.
 import { CompiledQuery } from 'kysely';
 import type { DialectName } from '../storage/db.ts';
-import type { PositionColumns } from './position-draft.ts';
+import { EVENT_COLUMNS, POSITION_COLUMNS, type WriterThreadInit } from './writer-protocol.ts';
 
-export const POSITION_COLUMNS = [
-  'deviceId', 'protocol', 'serverTime', 'deviceTime', 'fixTime', 'valid', 'latitude', 'longitude', 'altitude',
-  'speed', 'course', 'address', 'accuracy', 'network', 'geofenceIds', 'attributes',
-] as const satisfies ReadonlyArray<keyof PositionColumns>;
+export { POSITION_COLUMNS, EVENT_COLUMNS };
+
+const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
 
 /** Placeholder list `(?, ?, …)` or `($1, $2, …)` for `rows` rows of `width` values. */
 function placeholders(dialect: DialectName, rows: number, width: number, wrap: (p: string[]) => string): string {
@@ -23,13 +22,18 @@ function placeholders(dialect: DialectName, rows: number, width: number, wrap: (
   return out.join(', ');
 }
 
-export function insertPositionsQuery(dialect: DialectName, rows: readonly PositionColumns[]): CompiledQuery<{ id: number }> {
-  const params: unknown[] = new Array<unknown>(rows.length * POSITION_COLUMNS.length);
-  let k = 0;
-  for (const row of rows) for (const column of POSITION_COLUMNS) params[k++] = row[column];
-  const columns = POSITION_COLUMNS.map((c) => `"${c}"`).join(', ');
-  const values = placeholders(dialect, rows.length, POSITION_COLUMNS.length, (p) => `(${p.join(', ')})`);
-  return CompiledQuery.raw(`insert into "positions" (${columns}) values ${values} returning "id"`, params);
+/** Multi-row INSERT … RETURNING id; `params` holds POSITION_COLUMNS values row after row. */
+export function insertPositionsQuery(dialect: DialectName, params: readonly unknown[]): CompiledQuery<{ id: number }> {
+  const rows = params.length / POSITION_COLUMNS.length;
+  const values = placeholders(dialect, rows, POSITION_COLUMNS.length, (p) => `(${p.join(', ')})`);
+  return CompiledQuery.raw(`insert into "positions" (${quoted(POSITION_COLUMNS)}) values ${values} returning "id"`, [...params]);
+}
+
+/** Multi-row INSERT … RETURNING id of events; `params` holds EVENT_COLUMNS values row after row. */
+export function insertEventsQuery(dialect: DialectName, params: readonly unknown[]): CompiledQuery<{ id: number }> {
+  const rows = params.length / EVENT_COLUMNS.length;
+  const values = placeholders(dialect, rows, EVENT_COLUMNS.length, (p) => `(${p.join(', ')})`);
+  return CompiledQuery.raw(`insert into "events" (${quoted(EVENT_COLUMNS)}) values ${values} returning "id"`, [...params]);
 }
 
 export interface DeviceStateRow {
@@ -52,4 +56,14 @@ export function updateDevicesQuery(dialect: DialectName, rows: readonly DeviceSt
       `from v where "devices"."id" = v."id" and "devices"."id" in (select "id" from v)`,
     params,
   );
+}
+
+/** The single-row statements the SQLite writer thread prepares once; updateDevice takes status, lastUpdate, positionId, id. */
+export function sqliteWriterStatements(): WriterThreadInit['statements'] {
+  const row = (n: number) => `(${new Array<string>(n).fill('?').join(', ')})`;
+  return {
+    insertPosition: `insert into "positions" (${quoted(POSITION_COLUMNS)}) values ${row(POSITION_COLUMNS.length)}`,
+    insertEvent: `insert into "events" (${quoted(EVENT_COLUMNS)}) values ${row(EVENT_COLUMNS.length)}`,
+    updateDevice: `update "devices" set "status" = ?, "lastUpdate" = ?, "positionId" = ? where "id" = ?`,
+  };
 }

@@ -13,6 +13,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Storage {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The SQLite database file (null on PostgreSQL): the ingest writer's thread opens its own connection to it. */
+  file: string | null;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       }
     }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const storage: Storage = { db, dialect: 'postgres', close: () => db.destroy() };
+    const storage: Storage = { db, dialect: 'postgres', file: null, close: () => db.destroy() };
     await migrate(storage, schema);
     return storage;
   }
@@ -59,7 +61,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const storage: Storage = { db, dialect: 'sqlite', close: () => db.destroy() };
+  const storage: Storage = { db, dialect: 'sqlite', file, close: () => db.destroy() };
   await migrate(storage);
   return storage;
 }

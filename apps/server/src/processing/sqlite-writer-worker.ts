@@ -1,0 +1,70 @@
+// The SQLite writer thread: its own better-sqlite3 connection to the database file, running
+// the position writer's flushes (one IMMEDIATE transaction each, in the order they arrive)
+// so that SQLite's synchronous work never blocks the main event loop. Started and fed by
+// sqlite-write-store.ts. Loaded through tsx's CommonJS hook: no `import.meta` here, and
+// nothing but better-sqlite3 and the small protocol file at run time.
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import {
+  DEVICE_FIELDS, EVENT_POSITION, EVENT_WIDTH, POSITION_WIDTH,
+  type FlushRequest, type FlushResult, type FromWriterThread, type ToWriterThread, type WriterThreadInit,
+} from './writer-protocol.ts';
+
+const init = workerData as WriterThreadInit;
+const port = parentPort!;
+
+const db = new SQLite(init.file);
+// journal_mode is a property of the file (the main connection set WAL); the rest is per connection.
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('foreign_keys = ON');
+db.pragma(`busy_timeout = ${Math.max(0, Math.floor(init.busyTimeoutMs))}`);
+
+const insertPosition = db.prepare(init.statements.insertPosition);
+const insertEvent = db.prepare(init.statements.insertEvent);
+const updateDevice = db.prepare(init.statements.updateDevice);
+
+// Reused parameter rows: binding from an array costs no allocation per row.
+const positionRow = new Array<unknown>(POSITION_WIDTH);
+const eventRow = new Array<unknown>(EVENT_WIDTH);
+
+const flush = db.transaction((request: FlushRequest): FlushResult => {
+  const { positions, events, devices } = request;
+  const positionIds = new Array<number>(positions.length / POSITION_WIDTH);
+  for (let k = 0, n = 0; k < positions.length; k += POSITION_WIDTH, n++) {
+    for (let c = 0; c < POSITION_WIDTH; c++) positionRow[c] = positions[k + c];
+    positionIds[n] = Number(insertPosition.run(positionRow).lastInsertRowid);
+  }
+  const eventIds = new Array<number>(events.length / EVENT_WIDTH);
+  for (let k = 0, n = 0; k < events.length; k += EVENT_WIDTH, n++) {
+    for (let c = 0; c < EVENT_WIDTH; c++) eventRow[c] = events[k + c];
+    eventRow[EVENT_POSITION] = positionIds[events[k + EVENT_POSITION] as number] ?? 0;
+    eventIds[n] = Number(insertEvent.run(eventRow).lastInsertRowid);
+  }
+  for (let k = 0; k < devices.length; k += DEVICE_FIELDS) {
+    const latest = devices[k + 4] as number;
+    updateDevice.run(devices[k + 1], devices[k + 2], latest >= 0 ? positionIds[latest] : devices[k + 3], devices[k]);
+  }
+  return { positionIds, eventIds };
+});
+
+const send = (message: FromWriterThread) => port.postMessage(message);
+
+port.on('message', (message: ToWriterThread) => {
+  if (message.type === 'close') {
+    db.close();
+    port.close(); // nothing left to keep the thread alive: it exits
+    return;
+  }
+  const started = performance.now();
+  try {
+    const result = flush.immediate(message.request);
+    send({ type: 'done', id: message.id, ms: performance.now() - started, ...result });
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    const code = (e as { code?: unknown }).code;
+    send({ type: 'failed', id: message.id, error: { name: e.name, message: e.message, ...(typeof code === 'string' ? { code } : {}) } });
+  }
+});
+
+send({ type: 'ready' });

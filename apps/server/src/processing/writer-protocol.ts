@@ -1,0 +1,54 @@
+// What the position writer hands its store for one flush, and the messages between the main
+// thread and the SQLite writer thread. No runtime imports: the writer thread loads this file
+// too and must stay small.
+import type { PositionColumns } from './position-draft.ts';
+
+export const POSITION_COLUMNS = [
+  'deviceId', 'protocol', 'serverTime', 'deviceTime', 'fixTime', 'valid', 'latitude', 'longitude', 'altitude',
+  'speed', 'course', 'address', 'accuracy', 'network', 'geofenceIds', 'attributes',
+] as const satisfies ReadonlyArray<keyof PositionColumns>;
+
+/** Event columns in the order the writer sends them. */
+export const EVENT_COLUMNS = ['type', 'eventTime', 'deviceId', 'positionId', 'geofenceId', 'maintenanceId', 'attributes'] as const;
+
+export const POSITION_WIDTH = POSITION_COLUMNS.length;
+export const EVENT_WIDTH = EVENT_COLUMNS.length;
+/** Where `positionId` sits in an event's values: the writer puts the index of the event's position there. */
+export const EVENT_POSITION: number = EVENT_COLUMNS.indexOf('positionId');
+/** Values per device in `FlushRequest.devices`: id, status, lastUpdate, positionId, latest. */
+export const DEVICE_FIELDS = 5;
+
+/** One flush as plain values (JSON columns already serialised), cheap to post to a thread. */
+export interface FlushRequest {
+  /** POSITION_COLUMNS values, position after position, in write order. */
+  positions: unknown[];
+  /** EVENT_COLUMNS values, event after event; `positionId` holds the index of the event's position. */
+  events: unknown[];
+  /**
+   * DEVICE_FIELDS values per device: id, status, lastUpdate, positionId, latest — `latest` is
+   * the index of the position that becomes the device's latest, or -1 to keep `positionId`.
+   */
+  devices: unknown[];
+}
+
+export interface FlushResult {
+  /** Ids of the positions, in request order. */
+  positionIds: number[];
+  /** Ids of the events, in request order. */
+  eventIds: number[];
+}
+
+/** The writer thread's `workerData`. */
+export interface WriterThreadInit {
+  file: string;
+  /** Single-row statements (writer-sql.ts), prepared once by the thread. */
+  statements: { insertPosition: string; insertEvent: string; updateDevice: string };
+  busyTimeoutMs: number;
+}
+
+export type ToWriterThread = { type: 'flush'; id: number; request: FlushRequest } | { type: 'close' };
+
+export type FromWriterThread =
+  | { type: 'ready' }
+  | ({ type: 'done'; id: number; ms: number } & FlushResult)
+  | { type: 'failed'; id: number; error: { name: string; message: string; code?: string } };
