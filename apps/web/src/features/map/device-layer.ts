@@ -14,11 +14,31 @@ import { changedProperties, markerOf, moved, toFeature, type Marker, type Marker
 import { getMapFocus, stopFollowing, subscribeMapFocus, type MapFocus } from './map-api.ts';
 
 export const MOVE_ANIMATION_MS = 500;
-/** Animate only while at most this many markers are in view ... */
+/** Animate only at street-level zooms (further out a move is a few pixels, and most markers sit in clusters) ... */
+export const ANIMATE_MIN_ZOOM = 12;
+/** ... while at most this many markers are in view ... */
 export const ANIMATE_MAX_IN_VIEW = 2_000;
 /** ... and the whole set is small enough for the worker to re-index every frame. */
 export const ANIMATE_MAX_TOTAL = 5_000;
 export const TRAIL_LENGTH = 100;
+/**
+ * Least time between two source updates. Each update makes the map rebuild its tiles and
+ * repaint; batching positions for a moment costs a little latency and saves most of the
+ * repaints (on weak or software-rendered GPUs a repaint is the expensive part).
+ */
+export const MIN_FLUSH_INTERVAL_MS = 500;
+/**
+ * The interval also adapts to the machine: the main thread's long animation frames are summed
+ * over the last seconds, and while they exceed BUSY_TARGET of the time the interval grows (up to
+ * MAX_FLUSH_INTERVAL_MS); when there is room again it shrinks back. On a real GPU a repaint is a
+ * few ms and updates go out every 500 ms; with software rendering (~100 ms per repaint on two
+ * cores) they are spaced so that the page stays responsive.
+ */
+export const MAX_FLUSH_INTERVAL_MS = 1_800;
+export const BUSY_TARGET = 0.35;
+const BUSY_WINDOW_MS = 3_000;
+/** An update that never shows as drawn (e.g. the map is hidden) stops blocking the next after this. */
+const FLIGHT_TIMEOUT_MS = 4_000;
 export const SELECT_ZOOM = 16;
 
 export interface LiveFeed {
@@ -46,7 +66,7 @@ interface Entry {
   position: Position;
   /** Where the feature is drawn now (differs from the marker while animating). */
   shown: [number, number];
-  anim: { from: [number, number]; to: [number, number]; start: number } | null;
+  anim: { from: [number, number]; to: [number, number]; start: number; positionId: number } | null;
 }
 
 interface PendingUpdate {
@@ -73,6 +93,13 @@ export class DeviceLayer {
   private inFlight = false;
   private animating = new Set<number>();
   private flights: Flight[] = [];
+  private lastFlushAt = -Infinity;
+  private flightTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Current least interval between updates (adapted to the main thread's load). */
+  private intervalMs: number;
+  private frameLoad: Array<{ end: number; duration: number }> = [];
+  private loadObserver: PerformanceObserver | null = null;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private deviceTileLoads = 0;
   private inViewCount = 0;
   private inViewCheckedAt = -Infinity;
@@ -86,7 +113,10 @@ export class DeviceLayer {
     private readonly feed: LiveFeed,
     private readonly visibility: VisibilityFeed | null = null,
     private readonly selectZoom = SELECT_ZOOM,
+    private readonly minFlushIntervalMs = MIN_FLUSH_INTERVAL_MS,
   ) {
+    this.intervalMs = minFlushIntervalMs;
+    this.observeLoad();
     this.unsubscribe.push(
       feed.subscribe((devicesChanged, positionsChanged) => {
         this.devicesDirty ||= devicesChanged;
@@ -124,6 +154,9 @@ export class DeviceLayer {
     this.map.off('moveend', this.onMoveEnd);
     this.map.off('dragstart', this.onDragStart);
     if (this.frame !== null) cancelAnimationFrame(this.frame);
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.loadObserver?.disconnect();
+    if (this.flightTimer !== null) clearTimeout(this.flightTimer);
   }
 
   /** Where a device's marker is now (for tests and the follow camera). */
@@ -135,8 +168,22 @@ export class DeviceLayer {
     if (this.frame === null) this.frame = requestAnimationFrame((now) => this.tick(now));
   }
 
+  /**
+   * Works out and sends the changes, at most once per frame and only when the previous update
+   * is on screen and the least interval has passed: until then changes just pile up as dirty
+   * flags (store objects are compared by identity, so intermediate positions cost nothing).
+   */
   private tick(now: number): void {
     this.frame = null;
+    if (this.inFlight) return; // landed() schedules the next tick
+    const wait = this.animating.size > 0 ? 0 : this.lastFlushAt + this.adaptInterval() - performance.now();
+    if (wait > 0) {
+      this.flushTimer ??= setTimeout(() => {
+        this.flushTimer = null;
+        this.schedule();
+      }, wait);
+      return;
+    }
     if (this.devicesDirty) this.reconcileAll(now);
     else if (this.positionsDirty) this.reconcilePositions(now);
     this.devicesDirty = false;
@@ -193,7 +240,7 @@ export class DeviceLayer {
       this.pendingRemove.delete(id);
       this.pendingUpdate.delete(id);
       this.pendingAdd.set(id, toFeature(marker));
-      this.pendingPositionIds.push(position!.id);
+      this.note(position!.id);
       this.onSelectedMoved(id, marker);
       return;
     }
@@ -213,7 +260,7 @@ export class DeviceLayer {
     } else {
       if (isMove) {
         if (this.shouldAnimate(entry.shown, to)) {
-          entry.anim = { from: entry.shown, to, start: now };
+          entry.anim = { from: entry.shown, to, start: now, positionId: position!.id };
           this.animating.add(id);
         } else {
           entry.anim = null;
@@ -228,8 +275,14 @@ export class DeviceLayer {
         for (const { key, value } of props) update.props.set(key, value);
       }
     }
-    if (positionChanged) this.pendingPositionIds.push(position!.id);
+    // An animated move counts as drawn when the marker arrives (see stepAnimations).
+    if (positionChanged && !entry.anim) this.note(position!.id);
     if (isMove) this.onSelectedMoved(id, marker);
+  }
+
+  /** Positions of the next update, kept only while a probe listens. */
+  private note(positionId: number): void {
+    if (this.probe) this.pendingPositionIds.push(positionId);
   }
 
   private update(id: number): PendingUpdate {
@@ -246,7 +299,7 @@ export class DeviceLayer {
   }
 
   private shouldAnimate(from: [number, number], to: [number, number]): boolean {
-    if (this.entries.size > ANIMATE_MAX_TOTAL) return false;
+    if (this.entries.size > ANIMATE_MAX_TOTAL || this.map.getZoom() < ANIMATE_MIN_ZOOM) return false;
     const bounds = this.map.getBounds();
     if (!inside(bounds, from) && !inside(bounds, to)) return false;
     const now = performance.now();
@@ -272,6 +325,7 @@ export class DeviceLayer {
       entry.shown = t >= 1 ? anim.to : [anim.from[0] + (anim.to[0] - anim.from[0]) * k, anim.from[1] + (anim.to[1] - anim.from[1]) * k];
       this.update(id).geometry = entry.shown;
       if (t >= 1) {
+        this.note(anim.positionId);
         entry.anim = null;
         this.animating.delete(id);
       }
@@ -282,6 +336,7 @@ export class DeviceLayer {
   private flush(): void {
     if (this.inFlight) return;
     if (this.pendingAdd.size === 0 && this.pendingRemove.size === 0 && this.pendingUpdate.size === 0) return;
+    this.lastFlushAt = performance.now();
     const source = this.map.getSource<GeoJSONSource>(DEVICES_SOURCE);
     if (!source) return;
     const diff: GeoJSONSourceDiff = {};
@@ -304,12 +359,13 @@ export class DeviceLayer {
     const flight: Flight = { positionIds: this.pendingPositionIds, appliedAt: performance.now(), tileLoadsAtSend: this.deviceTileLoads, done: false };
     this.pendingPositionIds = [];
     this.inFlight = true;
+    // The next update waits until this one is on screen (worker done, tiles rebuilt, frame
+    // drawn): sending earlier would restart the tile rebuild and nothing would ever be drawn.
     const finish = () => {
-      this.inFlight = false;
       flight.done = true;
-      if (this.probe) this.flights.push(flight);
+      this.flights.push(flight);
       this.map.triggerRepaint();
-      this.schedule();
+      this.flightTimer = setTimeout(() => this.landed(), FLIGHT_TIMEOUT_MS);
     };
     source.updateData(diff).then(finish, (error: unknown) => {
       // A source without ids for its features cannot take a diff: rebuild it once from the markers.
@@ -326,12 +382,12 @@ export class DeviceLayer {
 
   /** A flight is drawn in the first frame after its tiles were rebuilt and the source is complete. */
   private readonly onRender = () => {
-    if (this.flights.length === 0 || !this.probe) return;
+    if (this.flights.length === 0) return;
     if (!this.map.isSourceLoaded(DEVICES_SOURCE)) return;
     const drawnAt = performance.now();
     const keep: Flight[] = [];
     for (const f of this.flights) {
-      if (f.done && this.deviceTileLoads > f.tileLoadsAtSend) this.probe.drawn(f.positionIds, f.appliedAt, drawnAt);
+      if (f.done && this.deviceTileLoads > f.tileLoadsAtSend) this.drawn(f, drawnAt);
       else keep.push(f);
     }
     this.flights = keep;
@@ -339,11 +395,48 @@ export class DeviceLayer {
 
   /** Updates that touched no visible tile are drawn (they were never going to change a pixel). */
   private readonly onIdle = () => {
-    if (!this.probe || this.flights.length === 0) return;
+    if (this.flights.length === 0) return;
     const now = performance.now();
-    for (const f of this.flights) if (f.done) this.probe.drawn(f.positionIds, f.appliedAt, now);
+    for (const f of this.flights) if (f.done) this.drawn(f, now);
     this.flights = this.flights.filter((f) => !f.done);
   };
+
+  private drawn(flight: Flight, at: number): void {
+    this.probe?.drawn(flight.positionIds, flight.appliedAt, at);
+    this.landed();
+  }
+
+  private landed(): void {
+    if (this.flightTimer !== null) clearTimeout(this.flightTimer);
+    this.flightTimer = null;
+    this.inFlight = false;
+    this.schedule();
+  }
+
+  /** Long animation frames (Chromium) or long tasks elsewhere: how busy the main thread is. */
+  private observeLoad(): void {
+    if (typeof PerformanceObserver === 'undefined') return;
+    const types = PerformanceObserver.supportedEntryTypes ?? [];
+    const type = types.includes('long-animation-frame') ? 'long-animation-frame' : types.includes('longtask') ? 'longtask' : null;
+    if (!type) return;
+    this.loadObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) this.frameLoad.push({ end: e.startTime + e.duration, duration: e.duration });
+    });
+    this.loadObserver.observe({ type, buffered: false });
+  }
+
+  /** The least interval to use now: longer while the main thread is over its budget. */
+  private adaptInterval(): number {
+    const now = performance.now();
+    const from = now - BUSY_WINDOW_MS;
+    while (this.frameLoad.length > 0 && this.frameLoad[0]!.end < from) this.frameLoad.shift();
+    let busy = 0;
+    for (const f of this.frameLoad) busy += Math.min(f.duration, f.end - from);
+    const load = busy / BUSY_WINDOW_MS;
+    if (load > BUSY_TARGET) this.intervalMs = Math.min(MAX_FLUSH_INTERVAL_MS, this.intervalMs * 1.3);
+    else if (load < BUSY_TARGET * 0.6) this.intervalMs = Math.max(this.minFlushIntervalMs, this.intervalMs / 1.3);
+    return this.intervalMs;
+  }
 
   private readonly onMoveEnd = () => {
     this.inViewCheckedAt = -Infinity;

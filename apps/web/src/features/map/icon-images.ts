@@ -4,8 +4,8 @@
 //   label:<text>                     a name/plate label (label-image.ts).
 // Icons are rasterised with Path2D from the icons' SVG path data, at the screen's pixel ratio.
 // The categories preloaded at start-up (default, car, truck, motorcycle, bus) are drawn when
-// the map loads. An icon evicted from the cache is removed from the map too; if a marker still
-// shows it, the map asks again and it is redrawn.
+// the map loads. Icons evicted from the cache are removed from the map too (in batches, so one
+// still on screen is not redrawn every frame); a marker still showing one asks for it again.
 import type { Map as MapLibre } from 'maplibre-gl';
 import { categoryOf, FIXED_COLORS, ICON_GRID, ICONS, OUTLINE, type Category } from '../map-icons/icons.ts';
 import { bodyColor, extraColor, hsbKey, parseHsb } from './colors.ts';
@@ -97,10 +97,14 @@ export function drawCount(text: string, ratio = Math.min(window.devicePixelRatio
 export class ImageRegistry {
   readonly icons: LruCache<string, RasterImage>;
   private map: MapLibre | null = null;
+  private readonly evicted = new Set<string>();
 
   constructor(capacity = IMAGE_CACHE_SIZE) {
     this.icons = new LruCache<string, RasterImage>(capacity, (id) => {
-      if (this.map?.hasImage(id)) this.map.removeImage(id);
+      // Removing at once could thrash (an icon still on screen is asked for again in the next
+      // frame): evicted icons leave the map in one go once enough of them have piled up.
+      this.evicted.add(id);
+      if (this.evicted.size >= capacity) this.dropEvicted();
     });
   }
 
@@ -119,6 +123,11 @@ export class ImageRegistry {
     const image = drawIcon(parts.category, parts.color, parts.extra);
     if (image) this.icons.set(id, image);
     return image;
+  }
+
+  private dropEvicted(): void {
+    for (const id of this.evicted) if (!this.icons.has(id) && this.map?.hasImage(id)) this.map.removeImage(id);
+    this.evicted.clear();
   }
 
   private provide(id: string): void {

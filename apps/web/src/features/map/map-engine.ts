@@ -101,6 +101,8 @@ export class MapEngine {
       attributionControl: false,
       locale: this.setup.locale,
       dragRotate: false,
+      // No symbol fade: with positions arriving all the time it would keep the map repainting.
+      fadeDuration: 0,
       pitchWithRotate: false,
       ...(view.kind === 'center'
         ? { center: view.center, zoom: view.zoom }

@@ -23,14 +23,14 @@ const liveFeed: LiveFeed = {
 };
 
 /**
- * The device list's filters (live/visible-devices.ts: getVisibleDeviceIds() → Set | null, and a
- * subscribe function). Markers of devices outside the set are hidden. Looked up with a glob so
- * the map works the same whether or not that module exists yet.
+ * The device list's filters (live/visible-devices.ts: getVisibleDeviceIds() → Set | null and
+ * subscribeVisibleDeviceIds). Markers of devices outside the set are hidden. Loaded lazily with
+ * the map (a glob, so the map also builds without that module).
  */
 type VisibleDevicesModule = {
   getVisibleDeviceIds?: () => Set<number> | null;
+  subscribeVisibleDeviceIds?: (listener: () => void) => () => void;
   subscribe?: (listener: () => void) => () => void;
-  subscribeVisibleDevices?: (listener: () => void) => () => void;
 };
 const visibleDevicesModules = import.meta.glob<VisibleDevicesModule>('../../live/visible-devices.ts');
 
@@ -38,7 +38,7 @@ async function visibilityFeed(): Promise<VisibilityFeed | null> {
   const load = Object.values(visibleDevicesModules)[0];
   if (!load) return null;
   const mod = await load();
-  const subscribe = mod.subscribeVisibleDevices ?? mod.subscribe;
+  const subscribe = mod.subscribeVisibleDeviceIds ?? mod.subscribe;
   if (!mod.getVisibleDeviceIds || !subscribe) return null;
   return { get: mod.getVisibleDeviceIds, subscribe: (listener) => subscribe(() => listener()) };
 }
