@@ -93,6 +93,38 @@ describe('SQLite writer thread', () => {
     }
   });
 
+  it('checkpoints the WAL itself, so it does not grow while positions keep coming', async () => {
+    await createDevice(server, 'thread-wal-1');
+    const ctx = server.rastro.ctx;
+    const file = path.join(server.dataDir, 'rastro.db');
+    const probe = new SQLite(file);
+    /** Frames in the WAL now (a PASSIVE checkpoint reports them; the WAL restarts after a complete one). */
+    const frames = () => (probe.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>)[0]!.log;
+    const run = async (checkpointEvery: number) => {
+      const ownStore = new SqliteWriteStore(file, ctx.log, { checkpointEvery });
+      await ownStore.start();
+      const writer = new PositionWriter(ctx, { intervalMs: 0, store: ownStore });
+      const pipeline = new Pipeline(ctx, server.rastro.ctx.processing!.devices, writer, defaultSteps());
+      frames();
+      // One flush per message, then what is left in the WAL once the last one is answered.
+      for (let i = 0; i < 60; i++) expect((await pipeline.submit(message('thread-wal-1', i))).kind).toBe('stored');
+      await sleep(20);
+      const left = frames();
+      await ownStore.close();
+      return left;
+    };
+    try {
+      // Never checkpointing (SQLite's autocheckpoint is off on the thread's connection), the WAL
+      // holds all 60 commits; checkpointing after every 4th, at most the last few.
+      const without = await run(1_000_000);
+      const withCheckpoints = await run(4);
+      expect(without).toBeGreaterThanOrEqual(60);
+      expect(withCheckpoints).toBeLessThan(without / 4);
+    } finally {
+      probe.close();
+    }
+  });
+
   it('a transaction the database refuses (locked past busy_timeout) fails its messages, the next ones are stored', async () => {
     const device = await createDevice(server, 'thread-busy-1');
     const ctx = server.rastro.ctx;

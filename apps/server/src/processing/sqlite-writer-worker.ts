@@ -50,8 +50,33 @@ const flush = db.transaction((request: FlushRequest): FlushResult => {
 
 const send = (message: FromWriterThread) => port.postMessage(message);
 
+// Checkpoints: left to SQLite, one runs inside the commit that crosses wal_autocheckpoint
+// (1,000 pages) and holds that flush's answers for the copy and its fsyncs. The thread runs a
+// PASSIVE checkpoint itself instead, after answering every `checkpointEvery` flushes (on
+// setImmediate: a flush already waiting goes first).
+db.pragma('wal_autocheckpoint = 0');
+let sinceCheckpoint = 0;
+let checkpointQueued = false;
+
+function checkpoint(): void {
+  checkpointQueued = false;
+  sinceCheckpoint = 0;
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // The next one catches up; the main connection's own autocheckpoint still runs on its commits.
+  }
+}
+
+function afterFlush(): void {
+  if (++sinceCheckpoint < init.checkpointEvery || checkpointQueued) return;
+  checkpointQueued = true;
+  setImmediate(checkpoint);
+}
+
 port.on('message', (message: ToWriterThread) => {
   if (message.type === 'close') {
+    if (sinceCheckpoint > 0) checkpoint();
     db.close();
     port.close(); // nothing left to keep the thread alive: it exits
     return;
@@ -60,6 +85,7 @@ port.on('message', (message: ToWriterThread) => {
   try {
     const result = flush.immediate(message.request);
     send({ type: 'done', id: message.id, ms: performance.now() - started, ...result });
+    afterFlush();
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     const code = (e as { code?: unknown }).code;

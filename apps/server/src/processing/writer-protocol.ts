@@ -44,6 +44,8 @@ export interface WriterThreadInit {
   /** Single-row statements (writer-sql.ts), prepared once by the thread. */
   statements: { insertPosition: string; insertEvent: string; updateDevice: string };
   busyTimeoutMs: number;
+  /** The thread checkpoints the WAL after every this many flushes (SQLite's own autocheckpoint is off on its connection). */
+  checkpointEvery: number;
 }
 
 export type ToWriterThread = { type: 'flush'; id: number; request: FlushRequest } | { type: 'close' };
