@@ -43,14 +43,27 @@ function cpuPressureUs(): number | null {
   }
 }
 
+/**
+ * A port for the OsmAnd listener, free right now. Taken below Linux's ephemeral range (32768+):
+ * a port the OS hands out for listen(0) is soon handed out again to someone's outgoing
+ * connection on a shared machine, and the server's listen then fails with EADDRINUSE.
+ */
 async function freePort(): Promise<number> {
   const net = await import('node:net');
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as import('node:net').AddressInfo).port;
-      s.close(() => resolve(port));
+  const tryPort = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(null));
+      s.listen(port, '127.0.0.1', () => {
+        const bound = (s.address() as import('node:net').AddressInfo).port;
+        s.close(() => resolve(bound));
+      });
     });
-  });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await tryPort(20_000 + Math.floor(Math.random() * 12_000));
+    if (port !== null) return port;
+  }
+  return (await tryPort(0))!;
 }
 
 async function main(): Promise<void> {
