@@ -1,7 +1,17 @@
 // The live store: every visible device by id and its latest position by device id, loaded
 // once from the REST API and then kept current by the socket (live-session.ts feeds it).
-// Objects are replaced, never mutated, so a subscriber can tell what changed by identity
-// (the map updates only the markers whose device or position object changed).
+//
+// Positions arrive all the time (a 50,000-vehicle fleet sends ~50,000 a second), so the
+// positions record is updated in place: a socket message costs O(positions in it), never a copy
+// of the whole record. What changes instead:
+//   - every position object that is replaced is a new object (per-device selectors such as
+//     useLive((s) => s.positions[id]) still see a change by identity);
+//   - `positionsVersion` grows with every accepted batch (whole-record readers such as the device
+//     list depend on it, not on the record's identity);
+//   - subscribePositions(listener) hears exactly the positions accepted in each batch (the map
+//     updates only those vehicles).
+// Replacing the whole record with setState (e.g. after a delete) is still allowed: readers that
+// care compare the record's identity too. Devices change rarely and stay copy-on-write.
 import { create } from 'zustand';
 import type { Device, Event, Position } from '@rastro/domain/entities';
 import type { SocketStatus } from '../api/socket.ts';
@@ -13,48 +23,63 @@ export const MAX_EVENTS = 200;
 
 export interface LiveState {
   devices: Record<number, Device>;
+  /** Latest position by device id. Updated in place: watch positionsVersion for changes. */
   positions: Record<number, Position>;
+  /** Grows whenever positions changes (in place or replaced). */
+  positionsVersion: number;
   /** Recent events from the socket, newest first. */
   events: Event[];
   status: LoadStatus;
   socket: SocketStatus;
 }
 
-export const initialLiveState: LiveState = {
+/** A fresh empty state (fresh records: the positions record is mutated, so none can be shared). */
+export const emptyLiveState = (): LiveState => ({
   devices: {},
   positions: {},
+  positionsVersion: 0,
   events: [],
   status: 'idle',
   socket: 'closed',
-};
+});
 
-export const useLive = create<LiveState>(() => ({ ...initialLiveState }));
+export const useLive = create<LiveState>(emptyLiveState);
 
 const time = (value: string | undefined | null) => {
   const ms = value ? Date.parse(value) : NaN;
   return Number.isFinite(ms) ? ms : -Infinity;
 };
 
+/** Parsed fix/server times of the positions held, so each one is parsed once, not on every comparison. */
+const parsedTimes = new WeakMap<Position, { fix: number; server: number }>();
+function timesOf(p: Position): { fix: number; server: number } {
+  let t = parsedTimes.get(p);
+  if (!t) parsedTimes.set(p, (t = { fix: time(p.fixTime), server: time(p.serverTime) }));
+  return t;
+}
+
 /** True when `incoming` should replace `current` (not older by fix time, then server time). */
 export function isNewer(incoming: Position, current: Position | undefined): boolean {
   if (!current) return true;
-  const a = time(incoming.fixTime);
-  const b = time(current.fixTime);
-  if (a !== b) return a > b;
-  return time(incoming.serverTime) >= time(current.serverTime);
+  const a = timesOf(incoming);
+  const b = timesOf(current);
+  if (a.fix !== b.fix) return a.fix > b.fix;
+  return a.server >= b.server;
 }
 
-/** Positions merged into the map by device, the newest one winning. Same object when nothing changed. */
-export function mergePositions(current: Record<number, Position>, incoming: readonly Position[]): Record<number, Position> {
-  let next: Record<number, Position> | null = null;
+/**
+ * Merges positions into `target` in place, the newest one per device winning, and returns the
+ * positions that were accepted (empty when nothing changed). O(incoming).
+ */
+export function mergePositions(target: Record<number, Position>, incoming: readonly Position[]): Position[] {
+  const accepted: Position[] = [];
   for (const position of incoming) {
     if (typeof position?.deviceId !== 'number') continue;
-    const existing = (next ?? current)[position.deviceId];
-    if (!isNewer(position, existing)) continue;
-    next ??= { ...current };
-    next[position.deviceId] = position;
+    if (!isNewer(position, target[position.deviceId])) continue;
+    target[position.deviceId] = position;
+    accepted.push(position);
   }
-  return next ?? current;
+  return accepted;
 }
 
 /** Devices merged by id (a socket `devices` message carries whole device objects). */
@@ -65,13 +90,33 @@ export function mergeDevices(current: Record<number, Device>, incoming: readonly
   return next;
 }
 
+// ---- per-batch position listeners ----
+
+type PositionsListener = (accepted: readonly Position[]) => void;
+const positionListeners = new Set<PositionsListener>();
+
+/**
+ * Calls `listener` with the positions accepted by each applyPositions/setLoaded, after the store
+ * has them (and after the store's own subscribers ran). Returns the unsubscribe function.
+ */
+export function subscribePositions(listener: PositionsListener): () => void {
+  positionListeners.add(listener);
+  return () => positionListeners.delete(listener);
+}
+
+function accept(positions: readonly Position[], extra: Partial<LiveState> | null = null): void {
+  const s = useLive.getState();
+  const accepted = mergePositions(s.positions, positions);
+  if (accepted.length === 0 && !extra) return;
+  useLive.setState({ ...extra, ...(accepted.length > 0 ? { positionsVersion: s.positionsVersion + 1 } : {}) });
+  if (accepted.length > 0) for (const l of [...positionListeners]) l(accepted);
+}
+
 export function setLoaded(devices: readonly Device[], positions: readonly Position[]): void {
-  useLive.setState((s) => {
-    const byId: Record<number, Device> = {};
-    for (const d of devices) byId[d.id] = d;
-    // Socket positions may have arrived first: keep whichever is newer.
-    return { devices: byId, positions: mergePositions(s.positions, positions), status: 'ready' };
-  });
+  const byId: Record<number, Device> = {};
+  for (const d of devices) byId[d.id] = d;
+  // Socket positions may have arrived first: they stay when newer.
+  accept(positions, { devices: byId, status: 'ready' });
 }
 
 export function applyDevices(devices: readonly Device[]): void {
@@ -79,10 +124,7 @@ export function applyDevices(devices: readonly Device[]): void {
 }
 
 export function applyPositions(positions: readonly Position[]): void {
-  useLive.setState((s) => {
-    const next = mergePositions(s.positions, positions);
-    return next === s.positions ? s : { positions: next };
-  });
+  accept(positions);
 }
 
 export function applyEvents(events: readonly Event[]): void {
@@ -99,5 +141,5 @@ export function setSocketStatus(socket: SocketStatus): void {
 }
 
 export function resetLive(): void {
-  useLive.setState({ ...initialLiveState }, true);
+  useLive.setState(emptyLiveState(), true);
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Device, Event, Position } from '@rastro/domain/entities';
 import type { SocketHandle, SocketOptions } from '../api/socket.ts';
-import { isNewer, mergeDevices, mergePositions, MAX_EVENTS, resetLive, useLive } from './live-store.ts';
+import { applyPositions, isNewer, mergeDevices, mergePositions, MAX_EVENTS, resetLive, setLoaded, subscribePositions, useLive } from './live-store.ts';
 import { startLiveSession, type LiveApi } from './live-session.ts';
 import { MUTE_KEY, readMuted, useMute } from './mute.ts';
 
@@ -24,15 +24,18 @@ describe('store merging', () => {
     expect(isNewer(newer, old)).toBe(true);
     expect(isNewer(old, newer)).toBe(false);
     expect(isNewer(old, undefined)).toBe(true);
-    const merged = mergePositions({ 1: newer }, [old, position(2, '2026-01-01T09:00:00Z')]);
-    expect(merged[1]).toBe(newer);
-    expect(merged[2]?.deviceId).toBe(2);
+    const target: Record<number, Position> = { 1: newer };
+    const accepted = mergePositions(target, [old, position(2, '2026-01-01T09:00:00Z')]);
+    expect(target[1]).toBe(newer);
+    expect(target[2]?.deviceId).toBe(2);
+    expect(accepted.map((p) => p.deviceId)).toEqual([2]);
   });
 
-  it('returns the same object when nothing changed (subscribers can skip)', () => {
+  it('accepts nothing when nothing is newer (subscribers can skip)', () => {
     const p = position(1, '2026-01-01T10:00:05Z');
     const current = { 1: p };
-    expect(mergePositions(current, [position(1, '2026-01-01T10:00:00Z')])).toBe(current);
+    expect(mergePositions(current, [position(1, '2026-01-01T10:00:00Z')])).toEqual([]);
+    expect(current[1]).toBe(p);
     expect(mergeDevices({}, [])).toEqual({});
   });
 
@@ -42,6 +45,57 @@ describe('store merging', () => {
     const next = mergeDevices({ 1: a, 2: b }, [{ ...a, status: 'offline' }]);
     expect(next[1]!.status).toBe('offline');
     expect(next[2]).toBe(b);
+  });
+});
+
+describe('store updates in place (O(message), not O(fleet))', () => {
+  afterEach(() => resetLive());
+
+  it('keeps the positions record, bumps positionsVersion and tells listeners only what was accepted', () => {
+    setLoaded([device(1), device(2)], [position(1, '2026-01-01T10:00:00Z'), position(2, '2026-01-01T10:00:00Z')]);
+    const record = useLive.getState().positions;
+    const version = useLive.getState().positionsVersion;
+    const heard: number[][] = [];
+    const stop = subscribePositions((accepted) => heard.push(accepted.map((p) => p.deviceId)));
+    const selected: Array<Position | undefined> = [];
+    const stopSelector = useLive.subscribe((s) => selected.push(s.positions[2]));
+
+    const fresh = position(2, '2026-01-01T10:00:05Z', { latitude: -22 });
+    applyPositions([fresh, position(1, '2026-01-01T09:00:00Z')]);
+    expect(useLive.getState().positions).toBe(record);
+    expect(record[2]).toBe(fresh);
+    expect(useLive.getState().positionsVersion).toBe(version + 1);
+    expect(heard).toEqual([[2]]);
+    expect(selected.at(-1)).toBe(fresh);
+
+    // Nothing newer: no store update, no listener call.
+    applyPositions([position(2, '2026-01-01T10:00:01Z')]);
+    expect(useLive.getState().positionsVersion).toBe(version + 1);
+    expect(heard).toHaveLength(1);
+    stop();
+    stopSelector();
+  });
+
+  it('a reset starts from fresh records (the old one is not reused)', () => {
+    applyPositions([position(7, '2026-01-01T10:00:00Z')]);
+    const before = useLive.getState().positions;
+    resetLive();
+    expect(useLive.getState().positions).not.toBe(before);
+    expect(useLive.getState().positions[7]).toBeUndefined();
+    expect(useLive.getState().positionsVersion).toBe(0);
+  });
+
+  it('touches only the message, however large the fleet', () => {
+    const fleet: Position[] = [];
+    for (let i = 1; i <= 50_000; i++) fleet.push(position(i, '2026-01-01T10:00:00Z'));
+    setLoaded([], fleet);
+    const spread = vi.spyOn(Object, 'keys');
+    const t0 = performance.now();
+    for (let k = 0; k < 200; k++) applyPositions([position(1 + k, '2026-01-01T10:01:00Z')]);
+    const perMessage = (performance.now() - t0) / 200;
+    expect(spread).not.toHaveBeenCalled();
+    spread.mockRestore();
+    expect(perMessage).toBeLessThan(5);
   });
 });
 

@@ -127,7 +127,9 @@ const usesPositions = (f: DeviceFilters) =>
 
 interface Inputs {
   devices: unknown;
+  /** The positions record and its version (it is updated in place), or null when no filter reads positions. */
   positions: unknown;
+  positionsVersion: number;
   filters: DeviceFilters;
   groupNames: unknown;
   anchored: unknown;
@@ -144,11 +146,12 @@ function sameSet(a: Set<number> | null, b: Set<number> | null): boolean {
 
 /** The ids of devices passing every filter, or null when every device shows. */
 export function getVisibleDeviceIds(): Set<number> | null {
-  const { devices, positions } = useLive.getState();
+  const { devices, positions, positionsVersion } = useLive.getState();
   const { filters, groupNames, anchored } = useDeviceFilters.getState();
-  const inputs: Inputs = { devices, positions: usesPositions(filters) ? positions : null, filters, groupNames, anchored };
+  const byPosition = usesPositions(filters);
+  const inputs: Inputs = { devices, positions: byPosition ? positions : null, positionsVersion: byPosition ? positionsVersion : -1, filters, groupNames, anchored };
   const l = lastInputs;
-  if (l && l.devices === inputs.devices && l.positions === inputs.positions && l.filters === inputs.filters &&
+  if (l && l.devices === inputs.devices && l.positions === inputs.positions && l.positionsVersion === inputs.positionsVersion && l.filters === inputs.filters &&
     l.groupNames === inputs.groupNames && l.anchored === inputs.anchored) return lastResult;
   const next = visibleIds(devices, filters, { positions, groupNames, anchored });
   lastInputs = inputs;

@@ -314,6 +314,8 @@ export function DevicesPage() {
   const navigate = useNavigate();
   const devicesById = useLive((s) => s.devices);
   const positions = useLive((s) => s.positions);
+  // The record is updated in place (live-store.ts): its version says when positions changed.
+  const positionsVersion = useLive((s) => s.positionsVersion);
   const loadStatus = useLive((s) => s.status);
   const { filters, sort, grouped, groupNames, anchored } = useDeviceFilters();
   const user = useSession((s) => s.user);
@@ -342,7 +344,9 @@ export function DevicesPage() {
   const allDevices = useMemo(() => Object.values(devicesById), [devicesById]);
   const result = useMemo(
     () => buildDeviceList(devicesById, filters, sort, { positions, groupNames, anchored }),
-    [devicesById, filters, sort, positions, groupNames, anchored],
+    // positionsVersion: the record is the same object after in-place updates.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [devicesById, filters, sort, positions, positionsVersion, groupNames, anchored],
   );
   const items = useMemo(() => buildItems(result.devices, grouped, groups, collapsed, t('devices.noGroup')),
     [result.devices, grouped, groups, collapsed, t]);
