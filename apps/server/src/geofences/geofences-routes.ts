@@ -78,6 +78,7 @@ export async function geofencesRoutes(app: FastifyInstance, ctx: AppContext): Pr
       await trx.insertInto('userGeofence').values({ ownerId: user.id, propertyId: created.id }).execute();
       return created;
     });
+    ctx.changes.publish({ kind: 'geofence', id: row.id });
     return geofenceToJson(row);
   });
 
@@ -96,6 +97,7 @@ export async function geofencesRoutes(app: FastifyInstance, ctx: AppContext): Pr
     if (values.attributes !== current.attributes) await assertAttributeDevice(user, values.attributes);
     const row = await geofences.update(current.id, values);
     if (!row) throw notFound('Geofence not found');
+    ctx.changes.publish({ kind: 'geofence', id: row.id });
     return geofenceToJson(row);
   });
 
@@ -104,6 +106,7 @@ export async function geofencesRoutes(app: FastifyInstance, ctx: AppContext): Pr
     const geofence = await usableGeofence(user, req.params.id);
     assertCanWrite(user, await getServerRow(ctx));
     await geofences.delete(geofence.id);
+    ctx.changes.publish({ kind: 'geofence', id: geofence.id });
     return reply.code(204).send();
   });
 }

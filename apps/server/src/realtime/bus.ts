@@ -22,7 +22,7 @@ export interface Bus {
 
 type Envelope = { live: LiveBatch } | { change: Change };
 
-const CHANGE_KINDS = new Set(['device', 'deviceRemoved', 'group', 'user', 'userRemoved', 'permissions', 'commandQueued']);
+const CHANGE_KINDS = new Set(['device', 'deviceRemoved', 'group', 'user', 'userRemoved', 'permissions', 'commandQueued', 'geofence', 'server']);
 
 export async function startBus(ctx: AppContext): Promise<Bus> {
   const instanceId = crypto.randomUUID();

@@ -11,7 +11,11 @@ export type Change =
   /** A permission link was added or removed: audiences must be recomputed. */
   | { kind: 'permissions' }
   /** A command was queued for device `id` (instances mark it to hand the command over on its next message). */
-  | { kind: 'commandQueued'; id: number };
+  | { kind: 'commandQueued'; id: number }
+  /** Geofence `id` was created, changed or deleted (the events engine's geofence cache reloads it). */
+  | { kind: 'geofence'; id: number }
+  /** The server row (its attributes: speedLimit, fuel thresholds…) changed; `id` is the row's id. */
+  | { kind: 'server'; id: number };
 
 type Listener = (change: Change) => void;
 

@@ -36,5 +36,7 @@ export async function updateServerRow(ctx: AppContext, values: Updateable<Server
   const current = await getServerRow(ctx);
   await ctx.storage.db.updateTable('server').set(values).where('id', '=', current.id).execute();
   invalidateServerRow(ctx);
+  // Caches of server attributes (the events engine's attribute lookup) reload.
+  ctx.changes.publish({ kind: 'server', id: Number(current.id) });
   return getServerRow(ctx);
 }
