@@ -265,3 +265,47 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
     await expectAccessible(page, `devices filter menu ${size.width}`);
   });
 }
+
+test('a search remembered from an earlier session hides markers on /home, and the map says so', async ({ page }) => {
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path === '/api/groups' || path === '/api/geofences') requests.push(path);
+  });
+  // The query (a group name: groups load with the session, not with the list) was left by an
+  // earlier visit; this visit starts on /home.
+  await page.addInitScript((q) => { if (!sessionStorage.getItem('seeded')) { localStorage.setItem('query', q); sessionStorage.setItem('seeded', '1'); } },
+    `filial belem ${TAG}`);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  requests.length = 0;
+  await page.goto('/home');
+  await expect.poll(() => hookLoaded(page), { timeout: 15_000 }).toBe(true);
+  const hint = page.getByTestId('map-filter-hint');
+  const H = (pt as unknown as { devices: { mapHint: Record<string, string> } }).devices.mapHint;
+  await expect(hint).toContainText(new RegExp(H.text!.replace('{{shown}}', '4').replace('{{total}}', '\\d+')));
+  const inGroup = devices.get('Moto Norte')!.id;
+  const outside = devices.get('Van Leste')!.id;
+  const markerIds = async () => new Set((await hookMarkers(page)).map((m) => m.id));
+  await expect.poll(async () => { const ids = await markerIds(); return [ids.has(inGroup), ids.has(outside)]; }, { timeout: 10_000 }).toEqual([true, false]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(hint).toBeVisible();
+  await shot(page, 'map-filter-hint');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shot(page, 'map-filter-hint');
+  await expectAccessible(page, 'map filter hint');
+  // The list itself says how many it shows; the note stays off there.
+  await hint.getByRole('button', { name: H.openLabel }).click();
+  await expect(page).toHaveURL(/\/devices$/);
+  await expect(page.getByTestId('devices-summary')).toContainText('4');
+  await expect(hint).toBeHidden();
+  await page.locator('.device-row').first().click();
+  await expect(page.getByTestId('device-detail')).toBeVisible();
+  await expect(hint).toBeVisible();
+  await hint.getByRole('button', { name: H.clearLabel }).click();
+  await expect(hint).toBeHidden();
+  await expect.poll(async () => (await markerIds()).has(outside), { timeout: 10_000 }).toBe(true);
+  expect(await page.evaluate(() => localStorage.getItem('query'))).toBe('');
+  // Groups and geofences were fetched once since the page loaded (list, detail and map share them).
+  expect(requests.filter((p) => p === '/api/groups')).toHaveLength(1);
+  expect(requests.filter((p) => p === '/api/geofences')).toHaveLength(1);
+});

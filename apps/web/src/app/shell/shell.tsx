@@ -17,6 +17,8 @@ import { useSession } from '../session-store.ts';
 import { theme } from '../theme.ts';
 import { Header } from '../../features/header/header.tsx';
 import { MapView } from '../../features/map/map-view.tsx';
+import { DeviceSessionData } from '../../features/devices/session-data.ts';
+import { FilterHint } from '../../features/devices/filter-hint.tsx';
 import { useMobileLayout } from './layout.ts';
 import { visibleSideEntries } from './menu-availability.ts';
 import { BottomNav, SideMenu } from './navigation.tsx';
@@ -52,12 +54,14 @@ function ShellLayout() {
         {showNavigation && !mobile && <SideMenu entries={entries} />}
         <main className="shell-main">
           <MapView onRetry={reload} compact={mobile} />
+          <FilterHint />
           <ScreenPanel mobile={mobile}>
             <Outlet />
           </ScreenPanel>
         </main>
       </div>
       {showNavigation && mobile && <BottomNav entries={entries} />}
+      <DeviceSessionData enabled={user !== null} />
     </div>
   );
 }

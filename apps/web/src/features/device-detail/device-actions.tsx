@@ -17,6 +17,7 @@ import { ConfirmDialog } from '../commands-ui/confirm-dialog.tsx';
 import { deliveredBy, markDelivered, recordSent, usePending } from '../commands-ui/pending-store.ts';
 import { SendCommandDialog } from '../commands-ui/send-command-dialog.tsx';
 import { openDeviceEditor } from '../device-editor/open-editor.ts';
+import { anchorIn, geofencesQuery, updateAnchorCache } from '../devices/session-data.ts';
 import { googleMapsUrl, streetViewUrl } from './format.ts';
 import { setFollowing, useFollowing, useSelectOnMap } from './map-follow.ts';
 
@@ -90,7 +91,9 @@ export function DeviceActions({ device, position }: { device: Device; position: 
   const [notice, setNotice] = useState<Notice | null>(null);
   const following = useFollowing(device.id);
   const queryClient = useQueryClient();
-  const anchor = useQuery({ queryKey: ['anchor', device.id], queryFn: () => anchorOf(device.id), enabled: can?.anchor === true });
+  // The session's geofence list (loaded once with the shell) says whether this device is anchored.
+  const geofences = useQuery({ ...geofencesQuery, enabled: can?.anchor === true });
+  const anchor = { data: geofences.data ? anchorIn(geofences.data, device.id) : undefined };
   // ?edit=1 opens the editor on load (tarkan-reference §3.9).
   const [search, setSearch] = useSearchParams();
   const editOnLoad = search.get('edit') === '1' && can?.edit === true;
@@ -117,6 +120,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
     setBusy(true);
     try {
       const existing = await anchorOf(device.id);
+      updateAnchorCache(queryClient, device.id, existing);
       if (!existing && !hasFix) {
         setNotice({ color: 'yellow', text: t('device.anchor.needsPosition') });
         return;
@@ -141,10 +145,10 @@ export function DeviceActions({ device, position }: { device: Device; position: 
       } else if (dialog.kind === 'anchor') {
         if (dialog.existing) {
           await removeAnchor(dialog.existing.id);
-          queryClient.setQueryData(['anchor', device.id], null);
+          updateAnchorCache(queryClient, device.id, null);
           setNotice({ color: 'green', text: t('device.anchor.removed') });
         } else if (position) {
-          queryClient.setQueryData(['anchor', device.id], await createAnchor(device.id, device.name, position));
+          updateAnchorCache(queryClient, device.id, await createAnchor(device.id, device.name, position));
           setNotice({ color: 'green', text: t('device.anchor.created') });
         }
       } else if (dialog.kind === 'delete') {

@@ -16,14 +16,13 @@ import {
   COLOR_PALETTE, DEVICE_STATES, deviceOf, FIELDS, formOf, ICON_TYPES, odometerMetres, validate, type DeviceFormValues, type FormErrors, type Tab,
 } from './device-form.ts';
 import { addDeviceState } from './limits.ts';
+import { groupsQuery } from '../devices/session-data.ts';
 import { closeDeviceEditor, useDeviceEditor } from './open-editor.ts';
 
 /** Mantine's default error red is too light for small text on white (WCAG AA). */
 const ERROR_PROPS = { style: { color: '#b42318' } };
 
 const TABS: Tab[] = ['identity', 'vehicle', 'chip', 'state', 'installation'];
-
-interface Group { id: number; name: string }
 
 function Palette({ label, value, onChange }: { label: string; value: string; onChange(v: string): void }) {
   const { t } = useTranslation();
@@ -65,7 +64,7 @@ function EditorForm({ device, totalDistance, hasPosition, onDone }: {
   const [tab, setTab] = useState<string | null>('identity');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get<Group[]>('/groups') });
+  const groups = useQuery(groupsQuery);
   const onSaved = useDeviceEditor((s) => s.onSaved);
   const limits = addDeviceState(user, info, deviceCount);
   const blocked = !device && !limits.allowed;

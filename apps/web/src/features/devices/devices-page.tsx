@@ -23,7 +23,7 @@ import {
 } from '../../live/visible-devices.ts';
 import { openDeviceEditor } from '../device-editor/open-editor.ts';
 import { ICONS, ICON_GRID, categoryOf as iconCategory } from '../map-icons/icons.ts';
-import { useDeviceListData } from './devices-data.ts';
+import { useDeviceSessionData } from './session-data.ts';
 
 const ROW_HEIGHT = 62;
 const HEADER_HEIGHT = 38;
@@ -321,7 +321,8 @@ export function DevicesPage() {
   const user = useSession((s) => s.user);
   const serverInfo = useSession((s) => s.serverInfo);
   const server = serverInfo?.server;
-  const { groups } = useDeviceListData();
+  const groupList = useDeviceSessionData().groups;
+  const groups = useMemo(() => groupList ?? [], [groupList]);
   const now = useNow(REFRESH_MS);
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>(readGroupPref);
   const [active, setActive] = useState(0);
