@@ -89,7 +89,12 @@ export class Pipeline {
   private finish(work: Work): Processed {
     if (work.dropped) return { work, stored: this.writer.touch(work.entry) };
     if (work.latest) work.entry.last = work.position;
-    return { work, stored: this.writer.write({ entry: work.entry, position: work.position, latest: work.latest, events: work.events }) };
+    return {
+      work,
+      stored: this.writer.write({
+        entry: work.entry, position: work.position, latest: work.latest, events: work.events, deviceColumns: work.deviceColumns,
+      }),
+    };
   }
 }
 

@@ -19,11 +19,20 @@ export interface WriteItem {
   /** The position becomes the device's latest (positionId) and is published. */
   latest: boolean;
   events: EventDraft[];
+  /** Hidden device columns to set in the same transaction (Work.deviceColumns). */
+  deviceColumns?: Record<string, unknown>;
+}
+
+/** An event of a device without a position (status changes, inactivity): stored with positionId 0. */
+export interface DeviceEvent {
+  entry: DeviceEntry;
+  event: EventDraft;
 }
 
 /** What one flush stored, for listeners that act after commit (notifications). */
 export interface FlushedBatch {
   items: readonly WriteItem[];
+  deviceEvents: readonly DeviceEvent[];
 }
 
 export interface WriterOptions {
@@ -36,6 +45,7 @@ export interface WriterOptions {
 class Batch {
   readonly items: WriteItem[] = [];
   readonly devices = new Set<DeviceEntry>();
+  readonly deviceEvents: DeviceEvent[] = [];
   readonly createdAt = Date.now();
   readonly done: Promise<void>;
   resolve!: () => void;
@@ -84,10 +94,14 @@ export class PositionWriter {
     return batch.done;
   }
 
-  /** Queues a device state change alone (status sweep, filtered messages). */
-  touch(entry: DeviceEntry): Promise<void> {
+  /**
+   * Queues a device state change alone (status sweep, filtered messages), with the device's
+   * events that have no position (deviceOnline/Unknown, deviceInactive), if any.
+   */
+  touch(entry: DeviceEntry, events?: readonly EventDraft[]): Promise<void> {
     const batch = this.batch();
     batch.devices.add(entry);
+    if (events) for (const event of events) batch.deviceEvents.push({ entry, event });
     this.schedule(batch);
     return batch.done;
   }
@@ -184,6 +198,8 @@ export class PositionWriter {
       if (existing.size === ids.length) return false;
       const kept = batch.items.filter((i) => existing.has(i.entry.id));
       batch.items.splice(0, batch.items.length, ...kept);
+      const keptEvents = batch.deviceEvents.filter((e) => existing.has(e.entry.id));
+      batch.deviceEvents.splice(0, batch.deviceEvents.length, ...keptEvents);
       for (const d of [...batch.devices]) if (!existing.has(d.id)) batch.devices.delete(d);
       await this.commit(batch);
       return true;
@@ -199,6 +215,7 @@ export class PositionWriter {
     const positions = new Array<unknown>(items.length * POSITION_WIDTH);
     const events: unknown[] = [];
     const latest = new Map<DeviceEntry, number>();
+    let deviceColumns: unknown[] | undefined;
     for (let i = 0, k = 0; i < items.length; i++) {
       const item = items[i]!;
       k = putDraftValues(positions, k, item.position);
@@ -207,10 +224,17 @@ export class PositionWriter {
         events.push(e.type, e.eventTime, item.entry.id, i, e.geofenceId, e.maintenanceId, JSON.stringify(e.attributes));
       }
       if (item.latest) latest.set(item.entry, i);
+      if (item.deviceColumns) {
+        deviceColumns ??= [];
+        for (const column in item.deviceColumns) deviceColumns.push(item.entry.id, column, item.deviceColumns[column]);
+      }
+    }
+    for (const { entry, event: e } of batch.deviceEvents) {
+      events.push(e.type, e.eventTime, entry.id, -1, e.geofenceId, e.maintenanceId, JSON.stringify(e.attributes));
     }
     const devices: unknown[] = [];
     for (const d of batch.devices) devices.push(d.id, d.status, d.lastUpdate, d.positionId, latest.get(d) ?? -1);
-    const request: FlushRequest = { positions, events, devices };
+    const request: FlushRequest = { positions, events, devices, ...(deviceColumns ? { deviceColumns } : {}) };
 
     const { positionIds, eventIds } = await this.store.commit(request);
     if (positionIds.length !== items.length) throw new Error(`stored ${items.length} positions, got ${positionIds.length} ids`);
@@ -220,6 +244,7 @@ export class PositionWriter {
       item.position.id = positionIds[i]!;
       for (const event of item.events) event.id = eventIds[e++] ?? null;
     }
+    for (const { event } of batch.deviceEvents) event.id = eventIds[e++] ?? null;
     for (const [entry, i] of latest) {
       const id = positionIds[i]!;
       // Another writer (PUT …/accumulators) may have stored a newer latest meanwhile.

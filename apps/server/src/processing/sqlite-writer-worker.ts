@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import {
-  DEVICE_FIELDS, EVENT_POSITION, EVENT_WIDTH, POSITION_WIDTH,
+  DEVICE_COLUMN_NAME, DEVICE_FIELDS, EVENT_POSITION, EVENT_WIDTH, POSITION_WIDTH,
   type FlushRequest, type FlushResult, type FromWriterThread, type ToWriterThread, type WriterThreadInit,
 } from './writer-protocol.ts';
 
@@ -23,6 +23,18 @@ db.pragma(`busy_timeout = ${Math.max(0, Math.floor(init.busyTimeoutMs))}`);
 const insertPosition = db.prepare(init.statements.insertPosition);
 const insertEvent = db.prepare(init.statements.insertEvent);
 const updateDevice = db.prepare(init.statements.updateDevice);
+
+// Hidden device columns (overspeed / motion state): one prepared UPDATE per column, made on first use.
+const columnUpdates = new Map<string, SQLite.Statement>();
+function updateDeviceColumn(id: unknown, column: string, value: unknown): void {
+  let statement = columnUpdates.get(column);
+  if (!statement) {
+    if (!DEVICE_COLUMN_NAME.test(column)) throw new Error(`invalid device column ${JSON.stringify(column)}`);
+    statement = db.prepare(`update "devices" set "${column}" = ? where "id" = ?`);
+    columnUpdates.set(column, statement);
+  }
+  statement.run(value, id);
+}
 
 // Reused parameter rows: binding from an array costs no allocation per row.
 const positionRow = new Array<unknown>(POSITION_WIDTH);
@@ -45,6 +57,8 @@ const flush = db.transaction((request: FlushRequest): FlushResult => {
     const latest = devices[k + 4] as number;
     updateDevice.run(devices[k + 1], devices[k + 2], latest >= 0 ? positionIds[latest] : devices[k + 3], devices[k]);
   }
+  const columns = request.deviceColumns;
+  if (columns) for (let k = 0; k + 2 < columns.length; k += 3) updateDeviceColumn(columns[k], columns[k + 1] as string, columns[k + 2]);
   return { positionIds, eventIds };
 });
 

@@ -17,6 +17,12 @@ export interface Work {
   dropped: string | null;
   /** When the message was received (serverTime). */
   now: number;
+  /**
+   * Hidden device columns a step changed (Traccar keeps overspeed and motion state on the
+   * device row: `overspeedState`, `motionStreak`, …), written in the position's transaction.
+   * Left undefined in the common case (no allocation); a step sets `work.deviceColumns ??= {}`.
+   */
+  deviceColumns?: Record<string, unknown>;
 }
 
 /**

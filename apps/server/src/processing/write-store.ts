@@ -4,7 +4,8 @@
 // synchronous work off the event loop. Either way: one transaction, ids back in order.
 import type { AppContext } from '../context.ts';
 import { DEVICE_FIELDS, EVENT_POSITION, EVENT_WIDTH, POSITION_WIDTH, type FlushRequest, type FlushResult } from './writer-protocol.ts';
-import { insertEventsQuery, insertPositionsQuery, updateDevicesQuery, type DeviceStateRow } from './writer-sql.ts';
+import { CompiledQuery } from 'kysely';
+import { deviceColumnUpdates, insertEventsQuery, insertPositionsQuery, updateDevicesQuery, type DeviceStateRow } from './writer-sql.ts';
 
 export type { FlushRequest, FlushResult };
 
@@ -62,6 +63,9 @@ export class KyselyWriteStore implements WriteStore {
       }
       for (let start = 0; start < states.length; start += CHUNK) {
         await trx.executeQuery(updateDevicesQuery(dialect, states.slice(start, start + CHUNK)));
+      }
+      if (request.deviceColumns && request.deviceColumns.length > 0) {
+        for (const u of deviceColumnUpdates(dialect, request.deviceColumns)) await trx.executeQuery(CompiledQuery.raw(u.sql, u.params));
       }
     });
     return { positionIds, eventIds };

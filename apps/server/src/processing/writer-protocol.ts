@@ -22,14 +22,22 @@ export const DEVICE_FIELDS = 5;
 export interface FlushRequest {
   /** POSITION_COLUMNS values, position after position, in write order. */
   positions: unknown[];
-  /** EVENT_COLUMNS values, event after event; `positionId` holds the index of the event's position. */
+  /** EVENT_COLUMNS values, event after event; `positionId` holds the index of the event's position (-1: none, stored as 0). */
   events: unknown[];
   /**
    * DEVICE_FIELDS values per device: id, status, lastUpdate, positionId, latest — `latest` is
    * the index of the position that becomes the device's latest, or -1 to keep `positionId`.
    */
   devices: unknown[];
+  /**
+   * Hidden device columns to set (overspeed / motion state), as triples: device id, column
+   * name, value — applied in order after the device rows. Column names come from server code only.
+   */
+  deviceColumns?: unknown[];
 }
+
+/** A column name the writer accepts in `deviceColumns` (they are spliced into SQL). */
+export const DEVICE_COLUMN_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
 
 export interface FlushResult {
   /** Ids of the positions, in request order. */

@@ -54,3 +54,16 @@ describe('writer SQL', () => {
     expect(out.slice(1)).toEqual(POSITION_COLUMNS.map((c) => columns[c]));
   });
 });
+
+describe('deviceColumnUpdates', () => {
+  it('groups triples per device, later values win, placeholders per dialect', async () => {
+    const { deviceColumnUpdates } = await import('./writer-sql.ts');
+    const triples = [1, 'overspeedState', 1, 2, 'overspeedTime', 5, 1, 'overspeedState', 0, 1, 'overspeedTime', null];
+    expect(deviceColumnUpdates('sqlite', triples)).toEqual([
+      { sql: 'update "devices" set "overspeedState" = ?, "overspeedTime" = ? where "id" = ?', params: [0, null, 1] },
+      { sql: 'update "devices" set "overspeedTime" = ? where "id" = ?', params: [5, 2] },
+    ]);
+    expect(deviceColumnUpdates('postgres', [3, 'a', 1, 3, 'b', 2])[0]).toEqual({ sql: 'update "devices" set "a" = $1, "b" = $2 where "id" = $3', params: [1, 2, 3] });
+    expect(() => deviceColumnUpdates('sqlite', [1, 'x"; drop', 1])).toThrow(/invalid device column/);
+  });
+});

@@ -4,7 +4,7 @@
 // the SQLite writer thread prepares the single-row forms once and runs them per row.
 import { CompiledQuery } from 'kysely';
 import type { DialectName } from '../storage/db.ts';
-import { EVENT_COLUMNS, POSITION_COLUMNS, type WriterThreadInit } from './writer-protocol.ts';
+import { DEVICE_COLUMN_NAME, EVENT_COLUMNS, POSITION_COLUMNS, type WriterThreadInit } from './writer-protocol.ts';
 
 export { POSITION_COLUMNS, EVENT_COLUMNS };
 
@@ -56,6 +56,30 @@ export function updateDevicesQuery(dialect: DialectName, rows: readonly DeviceSt
       `from v where "devices"."id" = v."id" and "devices"."id" in (select "id" from v)`,
     params,
   );
+}
+
+/**
+ * Groups `deviceColumns` triples (id, column, value) into one UPDATE per device and column set:
+ * `{ sql, params }` with `?` placeholders (SQLite) or `$n` (PostgreSQL). Later values win.
+ */
+export function deviceColumnUpdates(dialect: DialectName, triples: readonly unknown[]): Array<{ sql: string; params: unknown[] }> {
+  const byDevice = new Map<number, Map<string, unknown>>();
+  for (let k = 0; k + 2 < triples.length; k += 3) {
+    const id = triples[k] as number;
+    const column = triples[k + 1] as string;
+    if (!DEVICE_COLUMN_NAME.test(column)) throw new Error(`invalid device column ${JSON.stringify(column)}`);
+    let columns = byDevice.get(id);
+    if (!columns) byDevice.set(id, (columns = new Map()));
+    columns.set(column, triples[k + 2]);
+  }
+  const out: Array<{ sql: string; params: unknown[] }> = [];
+  for (const [id, columns] of byDevice) {
+    let n = 1;
+    const p = () => (dialect === 'postgres' ? `$${n++}` : '?');
+    const sets = [...columns.keys()].map((c) => `"${c}" = ${p()}`).join(', ');
+    out.push({ sql: `update "devices" set ${sets} where "id" = ${p()}`, params: [...columns.values(), id] });
+  }
+  return out;
 }
 
 /** The single-row statements the SQLite writer thread prepares once; updateDevice takes status, lastUpdate, positionId, id. */
