@@ -8,7 +8,7 @@ import { expectAccessible } from '../support/axe.ts';
 import { ADMIN_PASSWORD, env } from '../support/env.ts';
 import { shot } from '../support/shots.ts';
 import { fill, pt } from '../support/texts.ts';
-import { signIn } from '../support/ui.ts';
+import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
 
 function t(key: string, values?: Record<string, string | number>): string {
   const text = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], pt);
@@ -77,7 +77,23 @@ test('create: required fields shown on the form, then saved with attributes', as
   await dialog.getByLabel(t('deviceEditor.fields.plate')).fill('VAN1A23');
   await dialog.getByLabel(t('deviceEditor.fields.category')).click();
   await page.getByRole('option', { name: t('deviceEditor.icons.van') }).click();
-  await dialog.getByRole('radiogroup', { name: t('deviceEditor.fields.color') }).getByRole('radio', { name: t('deviceEditor.colors.blue'), exact: true }).click();
+  // Colour 1: customise, pick the fourth preset (hue 155), then nudge the hue slider by 2°.
+  const color1 = dialog.getByTestId('color-color');
+  await expect(color1.getByRole('radiogroup')).toHaveCount(0);
+  await color1.getByLabel(t('deviceEditor.colors.customize')).check();
+  await color1.getByRole('radio', { name: t('deviceEditor.colors.preset', { n: 4, h: 155, s: 100, b: 100 }) }).click();
+  await expect(color1.getByRole('radio', { checked: true })).toHaveCount(1);
+  const hue = color1.getByRole('slider', { name: t('deviceEditor.colors.hue') });
+  await expect(hue).toHaveAttribute('aria-valuenow', '155');
+  await hue.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(hue).toHaveAttribute('aria-valuenow', '157');
+  await expect(color1.getByRole('radio', { checked: true })).toHaveCount(0);
+  // Colour 2: customised from the default look (hue 0, saturation 0, brightness 180 %).
+  const color2 = dialog.getByTestId('color-color-extra');
+  await color2.getByLabel(t('deviceEditor.colors.customize')).check();
+  await expect(color2.getByRole('slider', { name: t('deviceEditor.colors.brightness') })).toHaveAttribute('aria-valuenow', '180');
   await expect(dialog.getByLabel(t('deviceEditor.fields.odometer'))).toBeDisabled();
   await settled(page);
   await shot(page, 'device-editor-vehicle');
@@ -97,7 +113,7 @@ test('create: required fields shown on the form, then saved with attributes', as
   expect(created).toMatchObject({ name: 'Van Nova', category: 'van' });
   expect(created.attributes).toMatchObject({
     plate: 'VAN1A23', placa: 'VAN1A23', iccid: '8955001234567890123', 'device.gpsBrand': 'Concox', 'device.state': 'in_stock',
-    'instalation.instalador': 'João Instalador', 'tarkan.color': '210|1.00|1.00',
+    'instalation.instalador': 'João Instalador', 'tarkan.color': '157|1.00|1.00', 'tarkan.color_extra': '0|0.00|1.80',
   });
 });
 
@@ -163,5 +179,11 @@ test.describe('at 390 px', () => {
     await settled(page);
     await shot(page, 'device-editor');
     await expectAccessible(page, 'device editor at 390 px');
+    await dialog.getByRole('tab', { name: t('deviceEditor.tabs.vehicle') }).click();
+    await dialog.getByTestId('color-color').getByLabel(t('deviceEditor.colors.customize')).check();
+    await expectNoHorizontalScroll(page);
+    await settled(page);
+    await shot(page, 'device-editor-vehicle');
+    await expectAccessible(page, 'device editor colours at 390 px');
   });
 });

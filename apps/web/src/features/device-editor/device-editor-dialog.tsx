@@ -2,13 +2,15 @@
 // POST/PUT /api/devices, then the odometer through PUT /api/devices/:id/accumulators (metres).
 import { useEffect, useState } from 'react';
 import {
-  Alert, Button, ColorSwatch, Group, Loader, Modal, Select, SimpleGrid, Stack, Switch, Tabs, Text, TextInput, Textarea,
+  Alert, Button, ColorSwatch, Group, Loader, Modal, Select, SimpleGrid, Slider, Stack, Switch, Tabs, Text, TextInput, Textarea,
   UnstyledButton,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Device } from '@rastro/domain/entities';
+import { DEFAULT_HSB, formatHsb, hsbToHex, normaliseHue, parseHsb, type Hsb } from '@rastro/domain/device-color';
+import './device-editor.css';
 import { api, HttpError } from '../../api/http.ts';
 import { useSession } from '../../app/session-store.ts';
 import { applyDevices, useLive } from '../../live/live-store.ts';
@@ -24,26 +26,56 @@ const ERROR_PROPS = { style: { color: '#b42318' } };
 
 const TABS: Tab[] = ['identity', 'vehicle', 'chip', 'state', 'installation'];
 
-function Palette({ label, value, onChange }: { label: string; value: string; onChange(v: string): void }) {
+/** One colour (tarkan.color or tarkan.color_extra): off = the default look; on = a preset
+ *  palette and hue / saturation / brightness sliders, previewed as the map tints the icon. */
+function ColorField({ id, label, value, onChange }: { id: string; label: string; value: string; onChange(v: string): void }) {
   const { t } = useTranslation();
+  const hsb = parseHsb(value);
+  const custom = hsb !== null;
+  const current = hsb ?? DEFAULT_HSB;
+  const set = (patch: Partial<Hsb>) => onChange(formatHsb({ ...current, ...patch }));
+  const slider = (key: 'h' | 's' | 'b', max: number, unit: string) => {
+    const shown = key === 'h' ? normaliseHue(current.h) : Math.round(current[key] * 100);
+    const name = t(`deviceEditor.colors.${key === 'h' ? 'hue' : key === 's' ? 'saturation' : 'brightness'}`);
+    return (
+      <div className="de-slider">
+        <Text size="xs" fw={600} component="span" id={`${id}-${key}`}>{name}</Text>
+        <Slider min={0} max={max} step={1} value={shown} label={(v) => `${v}${unit}`} thumbLabel={name} aria-labelledby={`${id}-${key}`}
+          onChange={(v) => set(key === 'h' ? { h: v } : key === 's' ? { s: v / 100 } : { b: v / 100 })} />
+        <Text size="xs" component="span" className="de-slider-value" aria-hidden="true">{`${shown}${unit}`}</Text>
+      </div>
+    );
+  };
   return (
-    <div role="radiogroup" aria-label={label}>
-      <Text size="sm" fw={500} mb={4}>{label}</Text>
-      <Group gap={6}>
-        <UnstyledButton role="radio" aria-checked={value === ''} onClick={() => onChange('')} className="de-swatch"
-          aria-label={t('deviceEditor.colors.none')} title={t('deviceEditor.colors.none')}>
-          <ColorSwatch color="#ffffff" size={26} style={{ outline: value === '' ? '2px solid #1c5fb8' : undefined }}>
-            <span aria-hidden="true" style={{ color: '#555', fontSize: 12 }}>∅</span>
-          </ColorSwatch>
-        </UnstyledButton>
-        {COLOR_PALETTE.map((c) => (
-          <UnstyledButton key={c.id} role="radio" aria-checked={value === c.value} onClick={() => onChange(c.value)}
-            aria-label={t(`deviceEditor.colors.${c.id}`)} title={t(`deviceEditor.colors.${c.id}`)}>
-            <ColorSwatch color={c.css} size={26} style={{ outline: value === c.value ? '2px solid #1c5fb8' : undefined, outlineOffset: 2 }} />
-          </UnstyledButton>
-        ))}
+    <fieldset className="de-color" data-testid={`color-${id}`}>
+      <legend className="de-color-legend">{label}</legend>
+      <Group gap="sm" wrap="nowrap">
+        <ColorSwatch color={custom ? hsbToHex(current) : '#ffffff'} size={30} aria-hidden="true">
+          {!custom && <span style={{ color: '#555', fontSize: 12 }}>∅</span>}
+        </ColorSwatch>
+        <Switch label={t('deviceEditor.colors.customize')} checked={custom}
+          onChange={(e) => onChange(e.currentTarget.checked ? formatHsb(DEFAULT_HSB) : '')} />
       </Group>
-    </div>
+      {custom && (
+        <>
+          <div role="radiogroup" aria-label={t('deviceEditor.colors.presets', { name: label })} className="de-palette">
+            {COLOR_PALETTE.map((c, i) => {
+              const p = parseHsb(c.value)!;
+              return (
+                <UnstyledButton key={c.value} role="radio" aria-checked={value === c.value} onClick={() => onChange(c.value)}
+                  aria-label={t('deviceEditor.colors.preset', { n: i + 1, h: normaliseHue(p.h), s: Math.round(p.s * 100), b: Math.round(p.b * 100) })}
+                  title={c.value} className="de-swatch">
+                  <ColorSwatch color={c.css} size={24} style={{ outline: value === c.value ? '2px solid #1c5fb8' : undefined, outlineOffset: 2 }} />
+                </UnstyledButton>
+              );
+            })}
+          </div>
+          {slider('h', 360, '°')}
+          {slider('s', 300, ' %')}
+          {slider('b', 200, ' %')}
+        </>
+      )}
+    </fieldset>
   );
 }
 
@@ -141,8 +173,11 @@ function EditorForm({ device, totalDistance, hasPosition, onDone }: {
             <Select label={t('deviceEditor.fields.category')} value={values.category} comboboxProps={{ zIndex: 500 }} searchable
               onChange={(v) => setValues((s) => ({ ...s, category: v ?? 'default' }))}
               data={ICON_TYPES.map((c) => ({ value: c, label: t(`deviceEditor.icons.${c}`) }))} />
-            <Palette label={t('deviceEditor.fields.color')} value={values.color} onChange={(v) => setValues((s) => ({ ...s, color: v }))} />
-            <Palette label={t('deviceEditor.fields.colorExtra')} value={values.colorExtra} onChange={(v) => setValues((s) => ({ ...s, colorExtra: v }))} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <ColorField id="color" label={t('deviceEditor.fields.color')} value={values.color} onChange={(v) => setValues((s) => ({ ...s, color: v }))} />
+              <ColorField id="color-extra" label={t('deviceEditor.fields.colorExtra')} value={values.colorExtra}
+                onChange={(v) => setValues((s) => ({ ...s, colorExtra: v }))} />
+            </SimpleGrid>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">{fieldsOf('vehicle').slice(0, -1)}</SimpleGrid>
             <TextInput label={t('deviceEditor.fields.odometer')} inputMode="decimal" value={values.odometerKm} disabled={!hasPosition}
               error={errors.odometerKm ? t(errors.odometerKm) : undefined} errorProps={ERROR_PROPS}

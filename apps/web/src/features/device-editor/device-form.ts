@@ -1,6 +1,7 @@
 // The device editor's fields (spec §3) and where each is stored: Traccar's own fields where they
 // exist, attributes otherwise (keys kept from existing installations, tarkan-reference §3.13.1).
 import type { Device } from '@rastro/domain/entities';
+import { COLOR_PRESETS, hsbToHex, parseHsb } from '@rastro/domain/device-color';
 
 export const ICON_TYPES = [
   'default', 'arrow', 'person', 'animal', 'bicycle', 'motorcycle', 'scooter', 'car', 'pickup', 'van', 'truck', 'truck1',
@@ -9,21 +10,8 @@ export const ICON_TYPES = [
 
 export const DEVICE_STATES = ['installed', 'in_service', 'in_stock', 'with_failures', 'company', 'withdrawn'] as const;
 
-/** Colour presets: hue|saturation|brightness as tarkan.color stores them. */
-export const COLOR_PALETTE: Array<{ id: string; value: string; css: string }> = [
-  { id: 'red', value: '0|1.00|1.00', css: '#d62728' },
-  { id: 'orange', value: '30|1.00|1.00', css: '#f28e2b' },
-  { id: 'yellow', value: '55|1.00|1.10', css: '#e3c50b' },
-  { id: 'green', value: '120|1.00|0.90', css: '#2ca02c' },
-  { id: 'teal', value: '170|1.00|0.90', css: '#17a2a2' },
-  { id: 'blue', value: '210|1.00|1.00', css: '#1f77b4' },
-  { id: 'purple', value: '275|1.00|1.00', css: '#8e44ad' },
-  { id: 'pink', value: '320|1.00|1.10', css: '#e377c2' },
-  { id: 'brown', value: '25|0.60|0.70', css: '#8c564b' },
-  { id: 'grey', value: '0|0.00|1.00', css: '#7f7f7f' },
-  { id: 'black', value: '0|0.00|0.30', css: '#222222' },
-  { id: 'white', value: '0|0.00|1.80', css: '#f4f4f4' },
-];
+/** Colour presets (the 24 of tarkan-reference §5.5), with the colour the map's tint gives them. */
+export const COLOR_PALETTE: Array<{ value: string; css: string }> = COLOR_PRESETS.map((value) => ({ value, css: hsbToHex(parseHsb(value)!) }));
 
 export type FieldKind = 'text' | 'textarea' | 'date' | 'number' | 'email' | 'tel';
 export type Tab = 'identity' | 'vehicle' | 'chip' | 'state' | 'installation';
