@@ -1,0 +1,444 @@
+// The trips state machine (reference A.4 / A.5): one per device, fed positions in order, it
+// decides when the device starts and stops moving. The same code runs live (deviceMoving /
+// deviceStopped events and the stored trip/stop segments) and in report replays, so both
+// always agree.
+//
+// API
+//   resolveMotionConfig(sources)        -> MotionConfig. `sources` = attribute objects in lookup
+//                                          order (device, group, parent group, grandparent, server);
+//                                          the first one holding a key wins, else the default
+//                                          (MOTION_DEFAULTS). Keys: report.trip.newLogic (true),
+//                                          report.trip.minDistance (200 m), .minDuration (180 s),
+//                                          .stopGap (3600 s), .minimalTripDistance (500 m),
+//                                          .minimalTripDuration (300 s), .minimalParkingDuration
+//                                          (300 s), .minimalNoDataDuration (3600 s), .useIgnition
+//                                          (false), report.ignoreOdometer (false). Durations are
+//                                          returned in ms.
+//   createMotionMachine(config, onChange) -> MotionMachine<P> for any P extends MotionPoint
+//                                          (PositionDraft fits; so does a parsed report row).
+//   machine.push(p)                        feed the next position (fixTime order, never older
+//                                          than the previous one: callers skip late positions).
+//   onChange(moving, at, by, closedMax)    called synchronously from push:
+//        moving     the new state (true = deviceMoving / a trip opens, false = deviceStopped /
+//                   a stop opens);
+//        at         the position the change is dated at (the event's position; may be an
+//                   earlier position of the window — new logic back-dates starts, old logic
+//                   dates at the candidate);
+//        by         the position being processed when the change was decided;
+//        closedMax  max speed (knots) of the segment this change closes, from its first to its
+//                   last position (`at`), both included; -1 on the machine's very first position,
+//                   which opens the first segment without closing one.
+//   machine.moving / openStart / openBy    the state and the open segment (start position and
+//                                          the position that decided it).
+//   machine.openMaxSpeed()                 max speed of the open segment so far (knots).
+//   machine.settled                        true once the state no longer depends on where the
+//                                          machine started: after a real change, with a window
+//                                          that covers minDuration (new logic). Two machines fed
+//                                          the same positions that report the same change (same
+//                                          at/by) while settled are identical from then on —
+//                                          report fast paths rely on this to join stored segments.
+//   machine.prime(moving, start, by, maxSpeed, window)
+//                                          sets the state right after `by` decided a change at
+//                                          `start` (restoring the live state, continuing after a
+//                                          stored segment). `window`: positions up to `by`
+//                                          (included, fixTime order) covering minDuration before
+//                                          it (the newest older one included); `maxSpeed` = max
+//                                          speed from `start` to `by`.
+//
+// Allocation: push() allocates nothing in the steady state (the window is a ring buffer of
+// references to the caller's objects, which are kept as they are).
+import { haversineMeters } from '../processing/haversine.ts';
+
+/** What the machine reads from a position. */
+export interface MotionPoint {
+  id: number | null;
+  fixTime: number;
+  latitude: number;
+  longitude: number;
+  /** Knots. */
+  speed: number;
+  /** `motion` (old logic input and initial state), `ignition`, `distance`, `totalDistance`. */
+  attributes: Record<string, unknown>;
+}
+
+export interface MotionConfig {
+  newLogic: boolean;
+  /** New logic, metres. */
+  minDistance: number;
+  /** New logic, ms. */
+  minDuration: number;
+  /** New logic, ms. */
+  stopGap: number;
+  /** Old logic, metres. */
+  minimalTripDistance: number;
+  /** Old logic, ms. */
+  minimalTripDuration: number;
+  /** Old logic, ms. */
+  minimalParkingDuration: number;
+  /** Old logic, ms. */
+  minimalNoDataDuration: number;
+  useIgnition: boolean;
+  /** Distances from `totalDistance` even when the device reports `odometer`. */
+  ignoreOdometer: boolean;
+}
+
+export const MOTION_DEFAULTS: Readonly<MotionConfig> = Object.freeze({
+  newLogic: true,
+  minDistance: 200,
+  minDuration: 180_000,
+  stopGap: 3_600_000,
+  minimalTripDistance: 500,
+  minimalTripDuration: 300_000,
+  minimalParkingDuration: 300_000,
+  minimalNoDataDuration: 3_600_000,
+  useIgnition: false,
+  ignoreOdometer: false,
+});
+
+type AttributeSource = Readonly<Record<string, unknown>> | null | undefined;
+
+function lookup(sources: readonly AttributeSource[], key: string): unknown {
+  for (const s of sources) if (s && Object.prototype.hasOwnProperty.call(s, key) && s[key] !== null && s[key] !== '') return s[key];
+  return undefined;
+}
+
+function num(sources: readonly AttributeSource[], key: string, fallback: number): number {
+  const v = lookup(sources, key);
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : Number.NaN;
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+function bool(sources: readonly AttributeSource[], key: string, fallback: boolean): boolean {
+  const v = lookup(sources, key);
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return fallback;
+}
+
+/** Trip parameters for one device: `sources` in lookup order (device, groups up the chain, server). */
+export function resolveMotionConfig(sources: readonly AttributeSource[]): MotionConfig {
+  const d = MOTION_DEFAULTS;
+  return {
+    newLogic: bool(sources, 'report.trip.newLogic', d.newLogic),
+    minDistance: num(sources, 'report.trip.minDistance', d.minDistance),
+    minDuration: num(sources, 'report.trip.minDuration', d.minDuration / 1000) * 1000,
+    stopGap: num(sources, 'report.trip.stopGap', d.stopGap / 1000) * 1000,
+    minimalTripDistance: num(sources, 'report.trip.minimalTripDistance', d.minimalTripDistance),
+    minimalTripDuration: num(sources, 'report.trip.minimalTripDuration', d.minimalTripDuration / 1000) * 1000,
+    minimalParkingDuration: num(sources, 'report.trip.minimalParkingDuration', d.minimalParkingDuration / 1000) * 1000,
+    minimalNoDataDuration: num(sources, 'report.trip.minimalNoDataDuration', d.minimalNoDataDuration / 1000) * 1000,
+    useIgnition: bool(sources, 'report.trip.useIgnition', d.useIgnition),
+    ignoreOdometer: bool(sources, 'report.ignoreOdometer', d.ignoreOdometer),
+  };
+}
+
+/** True when both configs make the machine behave the same (ignoreOdometer does not). */
+export function sameMotionRules(a: MotionConfig, b: MotionConfig): boolean {
+  return a.newLogic === b.newLogic && a.minDistance === b.minDistance && a.minDuration === b.minDuration &&
+    a.stopGap === b.stopGap && a.minimalTripDistance === b.minimalTripDistance &&
+    a.minimalTripDuration === b.minimalTripDuration && a.minimalParkingDuration === b.minimalParkingDuration &&
+    a.minimalNoDataDuration === b.minimalNoDataDuration && a.useIgnition === b.useIgnition;
+}
+
+export type MotionChange<P> = (moving: boolean, at: P, by: P, closedMax: number) => void;
+
+export interface MotionMachine<P extends MotionPoint> {
+  readonly config: MotionConfig;
+  readonly moving: boolean;
+  /** First position of the open segment (null before the first push). */
+  readonly openStart: P | null;
+  /** The position that decided the open segment. */
+  readonly openBy: P | null;
+  /** The last position pushed. */
+  readonly last: P | null;
+  readonly settled: boolean;
+  push(p: P): void;
+  openMaxSpeed(): number;
+  prime(moving: boolean, start: P, by: P, maxSpeed: number, window: readonly P[]): void;
+}
+
+export function createMotionMachine<P extends MotionPoint>(config: MotionConfig, onChange: MotionChange<P>): MotionMachine<P> {
+  return config.newLogic ? new NewLogic<P>(config, onChange) : new OldLogic<P>(config, onChange);
+}
+
+const distanceOf = (a: MotionPoint, b: MotionPoint) => haversineMeters(a.latitude, a.longitude, b.latitude, b.longitude);
+
+/** The position's own `motion` flag (set by the motion step from speed unless the device did). */
+export const motionOf = (p: MotionPoint): boolean => p.attributes.motion === true;
+
+const totalDistanceOf = (p: MotionPoint): number => {
+  const v = p.attributes.totalDistance;
+  return typeof v === 'number' ? v : 0;
+};
+
+/**
+ * New logic: a window of recent positions; a stop is confirmed when nothing in the window is
+ * `minDistance` away for `minDuration`; a start when the device left the anchor by
+ * `minDistance`, back-dated through the window; long gaps with a jump count as a trip.
+ */
+class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
+  moving = false;
+  openStart: P | null = null;
+  openBy: P | null = null;
+  last: P | null = null;
+  settled = false;
+  private changed = false;
+  // Ring buffer: positions and the sequence number each got when pushed.
+  private buf: Array<P | undefined> = new Array<P | undefined>(64);
+  private seqs = new Float64Array(64);
+  private head = 0;
+  private size = 0;
+  private seq = 0;
+  /** Sequence number of openStart. */
+  private startSeq = 0;
+  /** Max speed of open-segment positions that already left the window. */
+  private maxBefore = 0;
+  private readonly minAverageSpeed: number;
+
+  constructor(
+    readonly config: MotionConfig,
+    private readonly onChange: MotionChange<P>,
+  ) {
+    // metres per ms
+    this.minAverageSpeed = config.minDuration > 0 ? config.minDistance / config.minDuration : 0;
+  }
+
+  private at(i: number): P {
+    return this.buf[(this.head + i) % this.buf.length]!;
+  }
+
+  private seqAt(i: number): number {
+    return this.seqs[(this.head + i) % this.buf.length]!;
+  }
+
+  private add(p: P): void {
+    if (this.size === this.buf.length) {
+      const cap = this.buf.length * 2;
+      const buf = new Array<P | undefined>(cap);
+      const seqs = new Float64Array(cap);
+      for (let i = 0; i < this.size; i++) {
+        buf[i] = this.at(i);
+        seqs[i] = this.seqAt(i);
+      }
+      this.buf = buf;
+      this.seqs = seqs;
+      this.head = 0;
+    }
+    const k = (this.head + this.size) % this.buf.length;
+    this.buf[k] = p;
+    this.seqs[k] = ++this.seq;
+    this.size++;
+    // Keep the newest position older than minDuration, drop the ones before it.
+    const threshold = p.fixTime - this.config.minDuration;
+    while (this.size >= 2 && this.at(1).fixTime <= threshold) {
+      const k0 = this.head;
+      const old = this.buf[k0]!;
+      if (this.seqs[k0]! >= this.startSeq && old.speed > this.maxBefore) this.maxBefore = old.speed;
+      this.buf[k0] = undefined;
+      this.head = (this.head + 1) % this.buf.length;
+      this.size--;
+    }
+  }
+
+  openMaxSpeed(): number {
+    let max = this.maxBefore;
+    for (let i = 0; i < this.size; i++) {
+      if (this.seqAt(i) >= this.startSeq) {
+        const s = this.at(i).speed;
+        if (s > max) max = s;
+      }
+    }
+    return max;
+  }
+
+  /** Switches state at window index `i`. */
+  private change(moving: boolean, i: number, by: P): void {
+    const atSeq = this.seqAt(i);
+    let closed = this.maxBefore;
+    for (let j = 0; j < this.size; j++) {
+      const s = this.seqAt(j);
+      if (s >= this.startSeq && s <= atSeq) {
+        const v = this.at(j).speed;
+        if (v > closed) closed = v;
+      }
+    }
+    const at = this.at(i);
+    this.moving = moving;
+    this.openStart = at;
+    this.openBy = by;
+    this.startSeq = atSeq;
+    this.maxBefore = 0;
+    this.changed = true;
+    this.onChange(moving, at, by, closed);
+  }
+
+  push(p: P): void {
+    const prev = this.last;
+    this.last = p;
+    this.add(p);
+    if (prev === null) {
+      this.moving = motionOf(p);
+      this.openStart = p;
+      this.openBy = p;
+      this.startSeq = this.seq;
+      this.maxBefore = 0;
+      this.onChange(this.moving, p, p, -1);
+      return;
+    }
+    const c = this.config;
+    const newest = this.size - 1;
+    const gap = p.fixTime - prev.fixTime;
+    if (gap > c.stopGap) {
+      const reported = p.attributes.distance;
+      const jump = typeof reported === 'number' && Number.isFinite(reported) ? reported : distanceOf(prev, p);
+      if (jump >= c.minDistance && jump / gap > this.minAverageSpeed) {
+        if (this.moving) this.change(false, newest - 1, p);
+        this.change(true, newest - 1, p);
+        this.change(false, newest, p);
+        this.updateSettled(p);
+        return;
+      }
+    }
+    if (this.moving) {
+      let still = false;
+      for (let i = 0; i < newest; i++) {
+        if (distanceOf(this.at(i), p) >= c.minDistance) {
+          still = true;
+          break;
+        }
+      }
+      if (!still && p.fixTime - this.at(0).fixTime >= c.minDuration) this.change(false, newest, p);
+    } else {
+      const anchor = this.openStart!;
+      if (distanceOf(anchor, p) >= c.minDistance) {
+        let start = newest;
+        for (let i = newest - 1; i >= 0; i--) {
+          const w = this.at(i);
+          if (w.fixTime <= anchor.fixTime || this.seqAt(i) <= this.startSeq) break;
+          if (i < newest - 1) {
+            const next = this.at(i + 1);
+            const d = distanceOf(w, next);
+            const dt = next.fixTime - w.fixTime;
+            const fast = dt <= 0 ? d > 0 : d / dt > this.minAverageSpeed;
+            if (!fast) break;
+          }
+          start = i;
+        }
+        this.change(true, start, p);
+      }
+    }
+    this.updateSettled(p);
+  }
+
+  private updateSettled(p: P): void {
+    this.settled = this.changed && this.size > 0 && this.at(0).fixTime <= p.fixTime - this.config.minDuration;
+  }
+
+  prime(moving: boolean, start: P, by: P, maxSpeed: number, window: readonly P[]): void {
+    this.buf = new Array<P | undefined>(Math.max(64, window.length * 2));
+    this.seqs = new Float64Array(this.buf.length);
+    this.head = 0;
+    this.size = 0;
+    this.startSeq = Number.POSITIVE_INFINITY;
+    for (const w of window) this.add(w);
+    if (this.size === 0 || this.at(this.size - 1) !== by) this.add(by);
+    // The start is in the window (new logic dates changes inside it); else it is older.
+    this.startSeq = 0;
+    for (let i = 0; i < this.size; i++) if (this.at(i) === start) this.startSeq = this.seqAt(i);
+    this.maxBefore = this.startSeq === 0 ? maxSpeed : 0;
+    this.moving = moving;
+    this.openStart = start;
+    this.openBy = by;
+    this.last = by;
+    this.changed = true;
+    this.updateSettled(by);
+  }
+}
+
+/**
+ * Old logic: the per-position `motion` flag, debounced. A flip becomes a candidate; it is
+ * confirmed (dated at the candidate) after minimalTripDuration or minimalTripDistance for a
+ * start, minimalParkingDuration (or ignition off with useIgnition) for a stop; a flip back
+ * discards it. A gap of minimalNoDataDuration during a trip stops it at the last position.
+ */
+class OldLogic<P extends MotionPoint> implements MotionMachine<P> {
+  moving = false;
+  openStart: P | null = null;
+  openBy: P | null = null;
+  last: P | null = null;
+  settled = false;
+  /** Max speed of the open segment before the candidate. */
+  private runMax = 0;
+  private candidate: P | null = null;
+  /** Max speed from the candidate on. */
+  private candMax = 0;
+
+  constructor(
+    readonly config: MotionConfig,
+    private readonly onChange: MotionChange<P>,
+  ) {}
+
+  openMaxSpeed(): number {
+    return this.candidate ? Math.max(this.runMax, this.candMax) : this.runMax;
+  }
+
+  private change(moving: boolean, at: P, by: P, closed: number, openMax: number): void {
+    this.moving = moving;
+    this.openStart = at;
+    this.openBy = by;
+    this.runMax = openMax;
+    this.candidate = null;
+    this.candMax = 0;
+    this.settled = true;
+    this.onChange(moving, at, by, closed);
+  }
+
+  push(p: P): void {
+    const prev = this.last;
+    this.last = p;
+    if (prev === null) {
+      this.moving = motionOf(p);
+      this.openStart = p;
+      this.openBy = p;
+      this.runMax = p.speed;
+      this.onChange(this.moving, p, p, -1);
+      return;
+    }
+    const c = this.config;
+    if (this.moving && c.minimalNoDataDuration > 0 && p.fixTime - prev.fixTime >= c.minimalNoDataDuration) {
+      // prev's speed is in runMax or candMax already.
+      this.change(false, prev, p, this.openMaxSpeed(), prev.speed);
+    }
+    const m = motionOf(p);
+    if (m === this.moving) {
+      if (this.candidate) {
+        if (this.candMax > this.runMax) this.runMax = this.candMax;
+        this.candidate = null;
+      }
+      if (p.speed > this.runMax) this.runMax = p.speed;
+      return;
+    }
+    const cand = this.candidate ?? p;
+    if (this.candidate === null) {
+      this.candidate = p;
+      this.candMax = p.speed;
+    } else if (p.speed > this.candMax) this.candMax = p.speed;
+    const elapsed = p.fixTime - cand.fixTime;
+    const confirmed = this.moving
+      ? elapsed >= c.minimalParkingDuration || (c.useIgnition && p.attributes.ignition === false)
+      : elapsed >= c.minimalTripDuration || totalDistanceOf(p) - totalDistanceOf(cand) >= c.minimalTripDistance;
+    if (confirmed) this.change(!this.moving, cand, p, Math.max(this.runMax, cand.speed), this.candMax);
+  }
+
+  prime(moving: boolean, start: P, by: P, maxSpeed: number): void {
+    this.moving = moving;
+    this.openStart = start;
+    this.openBy = by;
+    this.last = by;
+    this.runMax = maxSpeed;
+    this.candidate = null;
+    this.candMax = 0;
+    this.settled = true;
+  }
+}
