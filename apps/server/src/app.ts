@@ -22,6 +22,7 @@ import { socketRoutes } from './realtime/socket-routes.ts';
 import { weatherRoutes } from './weather/weather-routes.ts';
 import { geofencesRoutes } from './geofences/geofences-routes.ts';
 import { commandsRoutes } from './commands/commands-routes.ts';
+import { reportsRoutes } from './reports/reports-routes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -107,6 +108,7 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   await weatherRoutes(app, ctx);
   await geofencesRoutes(app, ctx);
   await commandsRoutes(app, ctx);
+  await reportsRoutes(app, ctx);
 
   await registerWebClient(app, ctx);
   return app;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distanceFromMetres, formatDistance, formatSpeed, kmToMiles, knotsToKmh, knotsToMph, relativeAge, resolveDistanceUnit, resolveSpeedUnit, speedFromKnots } from './units.ts';
+import { distanceFromMetres, knotsFromMps, formatDistance, formatSpeed, kmToMiles, knotsToKmh, knotsToMph, relativeAge, resolveDistanceUnit, resolveSpeedUnit, speedFromKnots } from './units.ts';
 
 describe('units', () => {
   it('converts', () => {
@@ -7,6 +7,8 @@ describe('units', () => {
     expect(knotsToMph(10)).toBeCloseTo(11.5078);
     expect(kmToMiles(10)).toBeCloseTo(6.21371);
     expect(speedFromKnots(10, 'kn')).toBe(10);
+    expect(knotsFromMps(1852 / 3600)).toBeCloseTo(1);
+    expect(knotsFromMps(10)).toBeCloseTo(19.4384, 3);
     expect(distanceFromMetres(1500, 'km')).toBe(1.5);
     expect(distanceFromMetres(1000, 'mi')).toBeCloseTo(0.621371);
   });

@@ -1,0 +1,179 @@
+// The summary report (reference A.4): per device (and per day with daily=true) the first and
+// last position of the period give times, distance, odometers, engine hours and fuel; the
+// highest speed needs every position in between.
+//
+// Two ways to get that highest speed:
+//  - `summaryByScan`: streams every position of the period in chunks (the oracle; slow, exact);
+//  - `summaryFast`: the edges by two indexed lookups, and the highest speed from the motion
+//    segments fully inside the period plus a scan of the uncovered edges only (see
+//    `MaxSpeedSource`). Tests compare both.
+import type { Kysely } from 'kysely';
+import { knotsFromMps } from '@rastro/domain/units';
+import { splitByDay } from '@rastro/domain/report-days';
+import type { Database } from '../storage/schema.ts';
+import type { PositionRow } from '../positions/position-json.ts';
+import { parseAttributes, toIso } from '../http/json.ts';
+import { edgePosition, maxSpeedIn, positionChunks, speedChunks, type ReportDevice } from './reports-repo.ts';
+
+type Db = Kysely<Database>;
+
+export interface SummaryItem {
+  deviceId: number;
+  deviceName: string;
+  /** fixTime of the first and last position (epoch ms). */
+  startTime: number;
+  endTime: number;
+  /** Metres. */
+  distance: number;
+  /** Knots: distance / engine hours (0 without engine hours), as Traccar. */
+  averageSpeed: number;
+  /** Knots. */
+  maxSpeed: number;
+  /** Litres. */
+  spentFuel: number;
+  startOdometer: number;
+  endOdometer: number;
+  /** Engine hours counters (ms) at both ends, and their difference. */
+  startHours: number;
+  endHours: number;
+  engineHours: number;
+}
+
+export interface SummaryOptions {
+  /** `report.ignoreOdometer`: distance from totalDistance even when the device reports an odometer. */
+  ignoreOdometer: boolean;
+  /** Device `fuelCapacity` (litres), to turn a fuel level percentage into litres. */
+  fuelCapacity: number | null;
+}
+
+const num = (attrs: Record<string, unknown>, key: string): number | null => {
+  const v = attrs[key];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+};
+const round2 = (v: number) => Math.round(v * 100) / 100;
+
+const truthy = (v: unknown) => v === true || v === 'true' || v === 1;
+
+/** Per-device options: device attributes first, then the server's. */
+export function summaryOptions(device: ReportDevice, serverAttributes: Record<string, unknown>): SummaryOptions {
+  const attrs = parseAttributes(device.attributes);
+  const ignore = attrs['report.ignoreOdometer'] ?? serverAttributes['report.ignoreOdometer'];
+  const capacity = Number(attrs.fuelCapacity);
+  return { ignoreOdometer: truthy(ignore), fuelCapacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null };
+}
+
+/** Distance between two positions of one device, and the odometer readings used (reference A.4 common formulas). */
+export function distanceBetween(first: Record<string, unknown>, last: Record<string, unknown>, ignoreOdometer: boolean) {
+  const o1 = num(first, 'odometer');
+  const o2 = num(last, 'odometer');
+  if (!ignoreOdometer && o1 !== null && o2 !== null && o1 !== 0 && o2 !== 0) {
+    return { distance: round2(o2 - o1), startOdometer: o1, endOdometer: o2 };
+  }
+  const t1 = num(first, 'totalDistance') ?? 0;
+  const t2 = num(last, 'totalDistance') ?? 0;
+  return { distance: round2(t2 - t1), startOdometer: t1, endOdometer: t2 };
+}
+
+/** Fuel spent between two positions: fuelUsed delta, else fuel drop, else level % drop × capacity, else 0. */
+export function fuelBetween(first: Record<string, unknown>, last: Record<string, unknown>, fuelCapacity: number | null): number {
+  const u1 = num(first, 'fuelUsed');
+  const u2 = num(last, 'fuelUsed');
+  if (u1 !== null && u2 !== null) return round2(u2 - u1);
+  const f1 = num(first, 'fuel');
+  const f2 = num(last, 'fuel');
+  if (f1 !== null && f2 !== null) return round2(f1 - f2);
+  const l1 = num(first, 'fuelLevel');
+  const l2 = num(last, 'fuelLevel');
+  if (l1 !== null && l2 !== null && fuelCapacity !== null) return round2(((l1 - l2) / 100) * fuelCapacity);
+  return 0;
+}
+
+/** One summary row from the period's first and last positions and its highest speed. */
+export function summaryItem(device: ReportDevice, first: PositionRow, last: PositionRow, maxSpeed: number, options: SummaryOptions): SummaryItem {
+  const a = parseAttributes(first.attributes);
+  const b = parseAttributes(last.attributes);
+  const { distance, startOdometer, endOdometer } = distanceBetween(a, b, options.ignoreOdometer);
+  const h1 = num(a, 'hours');
+  const h2 = num(b, 'hours');
+  const hasHours = h1 !== null && h2 !== null;
+  const engineHours = hasHours ? Math.round(h2 - h1) : 0;
+  return {
+    deviceId: device.id,
+    deviceName: device.name,
+    startTime: first.fixTime,
+    endTime: last.fixTime,
+    distance,
+    averageSpeed: engineHours > 0 ? knotsFromMps(distance / (engineHours / 1000)) : 0,
+    maxSpeed,
+    spentFuel: fuelBetween(a, b, options.fuelCapacity),
+    startOdometer,
+    endOdometer,
+    startHours: h1 ?? 0,
+    endHours: h2 ?? 0,
+    engineHours,
+  };
+}
+
+/** JSON of a summary row (ReportSummary, plus Traccar's extra fields). */
+export function summaryToJson(item: SummaryItem) {
+  return { ...item, startTime: toIso(item.startTime), endTime: toIso(item.endTime) };
+}
+
+/** Slow path (oracle): every position of the period streamed in chunks; memory = one chunk. */
+export async function summaryByScan(db: Db, device: ReportDevice, from: number, to: number, options: SummaryOptions, chunkSize?: number): Promise<SummaryItem | null> {
+  let first: PositionRow | null = null;
+  let last: PositionRow | null = null;
+  let maxSpeed = 0;
+  for await (const chunk of positionChunks(db, device.id, from, to, { chunkSize })) {
+    first ??= chunk[0]!;
+    last = chunk[chunk.length - 1]!;
+    for (const p of chunk) if (p.speed > maxSpeed) maxSpeed = p.speed;
+  }
+  return first && last ? summaryItem(device, first, last, maxSpeed, options) : null;
+}
+
+/**
+ * Where the fast path gets the highest speed of [from, to]. The default asks the database
+ * for MAX(speed) over the range; the motion feature's closed segments replace it (each
+ * segment's stored maxSpeed for segments fully inside, a scan only of the uncovered edges).
+ */
+export type MaxSpeedSource = (db: Db, deviceId: number, from: number, to: number) => Promise<number>;
+
+export const maxSpeedByQuery: MaxSpeedSource = async (db, deviceId, from, to) => (await maxSpeedIn(db, deviceId, from, to)) ?? 0;
+
+/** Highest speed of a range by streaming speeds only (used for uncovered edges). */
+export const maxSpeedByScan: MaxSpeedSource = async (db, deviceId, from, to) => {
+  let max = 0;
+  for await (const speeds of speedChunks(db, deviceId, from, to)) for (const s of speeds) if (s > max) max = s;
+  return max;
+};
+
+/** Fast path: two indexed edge lookups and the highest speed from `maxSpeed`. */
+export async function summaryFast(db: Db, device: ReportDevice, from: number, to: number, options: SummaryOptions, maxSpeed: MaxSpeedSource = maxSpeedByQuery): Promise<SummaryItem | null> {
+  const first = await edgePosition(db, device.id, from, to, 'first');
+  if (!first) return null;
+  const last = (await edgePosition(db, device.id, from, to, 'last'))!;
+  return summaryItem(device, first, last, await maxSpeed(db, device.id, first.fixTime, last.fixTime), options);
+}
+
+export type SummaryMode = 'fast' | 'scan';
+
+/** Summary rows of the devices: one per device with positions, or one per device per local day. */
+export async function* summaryRows(
+  db: Db,
+  devices: ReportDevice[],
+  from: number,
+  to: number,
+  serverAttributes: Record<string, unknown>,
+  daily: { timeZone: string } | null,
+  mode: SummaryMode = 'fast',
+): AsyncGenerator<SummaryItem> {
+  const periods = daily ? splitByDay(from, to, daily.timeZone) : [{ from, to }];
+  for (const device of devices) {
+    const options = summaryOptions(device, serverAttributes);
+    for (const p of periods) {
+      const item = mode === 'scan' ? await summaryByScan(db, device, p.from, p.to, options) : await summaryFast(db, device, p.from, p.to, options);
+      if (item) yield item;
+    }
+  }
+}
