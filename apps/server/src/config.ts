@@ -1,5 +1,6 @@
 // Server configuration, read once from the environment. A bad value stops the start
 // with a message that names the variable, so an operator knows what to fix.
+import { parseConfigKeys, type ConfigValue } from './events/config-keys.ts';
 
 export type LicenseMode = 'plus' | 'basic';
 
@@ -34,6 +35,8 @@ export interface Config {
   demoIntervalMs: number;
   /** Header weather providers' base URLs (null = "off"); see weather/weather-providers.ts. */
   weather: WeatherConfig;
+  /** Traccar config keys set through RASTRO_* variables (event.*, report.trip.*; events/config-keys.ts). */
+  keys: Record<string, ConfigValue>;
 }
 
 export interface WeatherConfig {
@@ -112,6 +115,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminPassword !== undefined && adminPassword !== '' && adminPassword.length < 4) {
     throw new ConfigError('RASTRO_ADMIN_PASSWORD must have at least 4 characters');
   }
+  const keys = parseConfigKeys(env);
+  if ('error' in keys) throw new ConfigError(keys.error);
   return {
     host,
     port: int(env, 'RASTRO_PORT', 8082, 0, 65535),
@@ -136,5 +141,6 @@ export function loadConfig(env: Env = process.env): Config {
       geoUrl: providerUrl(env, 'RASTRO_WEATHER_GEO_URL', 'http://ip-api.com/json'),
       forecastUrl: providerUrl(env, 'RASTRO_WEATHER_FORECAST_URL', 'https://api.open-meteo.com/v1/forecast'),
     },
+    keys: keys.values,
   };
 }

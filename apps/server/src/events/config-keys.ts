@@ -1,0 +1,61 @@
+// Traccar configuration keys (scope CONFIG in the reference's key registry, appendix D) that
+// the events engine and the motion logic read, with their built-in defaults. Traccar reads them
+// from its XML file; Rastro from environment variables named like Traccar's own env mapping:
+// `RASTRO_` + the key with dots as `_` and camelCase split, upper-cased, e.g.
+// `event.overspeed.minimalDuration` -> RASTRO_EVENT_OVERSPEED_MINIMAL_DURATION.
+// Pure (no imports from the server) so config.ts can call it.
+
+export type ConfigValue = number | boolean | string;
+
+/** key -> built-in default; the default's type is the value's type. */
+export const CONFIG_KEY_DEFAULTS = {
+  'event.overspeed.thresholdMultiplier': 1.0,
+  /** Seconds the excess must last before the event (0: at once). */
+  'event.overspeed.minimalDuration': 0,
+  'event.overspeed.preferLowest': false,
+  'event.ignoreDuplicateAlerts': true,
+  'event.status.enable': false,
+  'event.motion.speedThreshold': 0.01,
+  'event.geofence.segmentCrossing': false,
+  'event.behavior.accelerationThreshold': 0,
+  'event.behavior.brakingThreshold': 0,
+  /** Rastro: how often the deviceInactive check runs, ms (Traccar: every 15 min). 0 disables it (secondary instances). */
+  'event.inactivity.checkInterval': 900_000,
+  'report.trip.minDistance': 200,
+  'report.trip.minDuration': 180,
+  'report.trip.stopGap': 3600,
+  'report.trip.minimalTripDistance': 500,
+  'report.trip.minimalTripDuration': 300,
+  'report.trip.minimalParkingDuration': 300,
+  'report.trip.minimalNoDataDuration': 3600,
+  'report.trip.useIgnition': false,
+  'report.ignoreOdometer': false,
+} satisfies Record<string, ConfigValue>;
+
+export type ConfigKey = keyof typeof CONFIG_KEY_DEFAULTS;
+
+/** `event.overspeed.minimalDuration` -> `RASTRO_EVENT_OVERSPEED_MINIMAL_DURATION`. */
+export function envName(key: string): string {
+  return 'RASTRO_' + key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/\./g, '_').toUpperCase();
+}
+
+/** The configured keys (only those set in `env`), or the first bad value's message. */
+export function parseConfigKeys(env: Record<string, string | undefined>): { values: Record<string, ConfigValue> } | { error: string } {
+  const values: Record<string, ConfigValue> = {};
+  for (const [key, fallback] of Object.entries(CONFIG_KEY_DEFAULTS)) {
+    const name = envName(key);
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') continue;
+    if (typeof fallback === 'boolean') {
+      const v = raw.toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(v)) values[key] = true;
+      else if (['0', 'false', 'no', 'off'].includes(v)) values[key] = false;
+      else return { error: `${name} must be 1 or 0 (true/false), got "${raw}"` };
+    } else {
+      const n = Number(raw);
+      if (!Number.isFinite(n) || n < 0) return { error: `${name} must be a number ≥ 0, got "${raw}"` };
+      values[key] = n;
+    }
+  }
+  return { values };
+}
