@@ -185,6 +185,42 @@ export interface LinkTable {
   propertyId: number;
 }
 
+/** A trip or stop closed by the live motion state machine (migration 004, motion/). */
+export interface MotionSegmentTable {
+  id: Generated<number>;
+  deviceId: number;
+  kind: 'trip' | 'stop';
+  startTime: number;
+  endTime: number;
+  closedTime: number;
+  startPositionId: number | null;
+  endPositionId: number | null;
+  openedById: number | null;
+  closedById: number | null;
+  startLat: number;
+  startLon: number;
+  endLat: number;
+  endLon: number;
+  startAddress: string | null;
+  endAddress: string | null;
+  distance: number;
+  maxSpeed: number;
+  startOdometer: number;
+  endOdometer: number;
+  spentFuel: number;
+  startHours: number | null;
+  endHours: number | null;
+  driverUniqueId: string | null;
+}
+
+/** The live motion state machine's persisted state per device (migration 004). */
+export interface MotionStateTable {
+  deviceId: number;
+  moving: number;
+  startPositionId: number | null;
+  decidedById: number | null;
+}
+
 export interface Database {
   server: ServerTable;
   users: UserTable;
@@ -208,6 +244,8 @@ export interface Database {
   userCommand: LinkTable;
   deviceCommand: LinkTable;
   groupCommand: LinkTable;
+  motionSegments: MotionSegmentTable;
+  motionStates: MotionStateTable;
 }
 
 export type LinkTableName =

@@ -3,6 +3,7 @@ import type { DialectName } from '../db.ts';
 import { initial } from './001-initial.ts';
 import { groupParentIndex } from './002-group-parent-index.ts';
 import { commandsGeofences } from './003-commands-geofences.ts';
+import { motion } from './004-motion.ts';
 
 /** Every migration, in order. Each takes the dialect because id columns differ. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -10,5 +11,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '001-initial': initial(dialect),
     '002-group-parent-index': groupParentIndex,
     '003-commands-geofences': commandsGeofences(dialect),
+    '004-motion': motion(dialect),
   };
 }
