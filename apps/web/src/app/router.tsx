@@ -41,16 +41,16 @@ export const sessionRoutes: RouteObject[] = [
   mapOnly('autolink'),
   mapOnly('autolink/:id'),
   mapOnly('notifications'),
-  mapOnly('history'),
+  { path: 'history', lazy: () => import('../features/history/history-page.tsx'), handle: { panel: { title: 'history.title' } } },
   {
     path: 'reports',
     children: [
-      { index: true, Component: MapOnly },
-      mapOnly('resume'),
-      mapOnly('travels'),
-      mapOnly('stops'),
-      mapOnly('events'),
-      mapOnly('history'),
+      { index: true, lazy: () => import('../features/reports/reports-index.tsx'), handle: { panel: { title: 'menu.side.reports', back: '/home' } } },
+      ...(['resume', 'travels', 'stops', 'events', 'history'] as const).map((path) => ({
+        path,
+        lazy: () => import('../features/reports/report-page.tsx').then((m) => ({ Component: m.reportScreen(path) })),
+        handle: { panel: { title: 'menu.side.reports', back: '/reports' } },
+      })),
     ],
   },
   mapOnly('geofence'),

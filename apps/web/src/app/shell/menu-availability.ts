@@ -8,7 +8,7 @@ import {
 
 export const SIDE_MENU_AVAILABLE: Record<SideMenuId, boolean> = {
   devices: true,
-  reports: false,
+  reports: true,
   geofence: false,
   commands: false,
   groups: false,
