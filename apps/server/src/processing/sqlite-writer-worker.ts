@@ -6,8 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import {
-  DEVICE_COLUMN_NAME, DEVICE_FIELDS, EVENT_POSITION, EVENT_WIDTH, POSITION_WIDTH,
-  type FlushRequest, type FlushResult, type FromWriterThread, type ToWriterThread, type WriterThreadInit,
+  DEVICE_COLUMN_NAME, DEVICE_FIELDS, EVENT_POSITION, EVENT_WIDTH, MOTION_STATE_REFS, MOTION_STATE_WIDTH, POSITION_WIDTH,
+  SEGMENT_REFS, SEGMENT_WIDTH, resolvePositionRef, type FlushRequest, type FlushResult, type FromWriterThread, type ToWriterThread, type WriterThreadInit,
 } from './writer-protocol.ts';
 
 const init = workerData as WriterThreadInit;
@@ -23,6 +23,8 @@ db.pragma(`busy_timeout = ${Math.max(0, Math.floor(init.busyTimeoutMs))}`);
 const insertPosition = db.prepare(init.statements.insertPosition);
 const insertEvent = db.prepare(init.statements.insertEvent);
 const updateDevice = db.prepare(init.statements.updateDevice);
+const insertSegment = db.prepare(init.statements.insertSegment);
+const upsertMotionState = db.prepare(init.statements.upsertMotionState);
 
 // Hidden device columns (overspeed / motion state): one prepared UPDATE per column, made on first use.
 const columnUpdates = new Map<string, SQLite.Statement>();
@@ -39,6 +41,19 @@ function updateDeviceColumn(id: unknown, column: string, value: unknown): void {
 // Reused parameter rows: binding from an array costs no allocation per row.
 const positionRow = new Array<unknown>(POSITION_WIDTH);
 const eventRow = new Array<unknown>(EVENT_WIDTH);
+const segmentRow = new Array<unknown>(SEGMENT_WIDTH);
+const motionStateRow = new Array<unknown>(MOTION_STATE_WIDTH);
+
+/** Runs `statement` once per `width` values, position references resolved to ids. */
+function insertRows(statement: SQLite.Statement, row: unknown[], values: readonly unknown[] | undefined, refs: readonly number[], ids: readonly number[]): void {
+  if (!values) return;
+  const width = row.length;
+  for (let k = 0; k < values.length; k += width) {
+    for (let c = 0; c < width; c++) row[c] = values[k + c];
+    for (const r of refs) row[r] = resolvePositionRef(values[k + r], ids);
+    statement.run(row);
+  }
+}
 
 const flush = db.transaction((request: FlushRequest): FlushResult => {
   const { positions, events, devices } = request;
@@ -50,9 +65,11 @@ const flush = db.transaction((request: FlushRequest): FlushResult => {
   const eventIds = new Array<number>(events.length / EVENT_WIDTH);
   for (let k = 0, n = 0; k < events.length; k += EVENT_WIDTH, n++) {
     for (let c = 0; c < EVENT_WIDTH; c++) eventRow[c] = events[k + c];
-    eventRow[EVENT_POSITION] = positionIds[events[k + EVENT_POSITION] as number] ?? 0;
+    eventRow[EVENT_POSITION] = resolvePositionRef(events[k + EVENT_POSITION], positionIds) ?? 0;
     eventIds[n] = Number(insertEvent.run(eventRow).lastInsertRowid);
   }
+  insertRows(insertSegment, segmentRow, request.segments, SEGMENT_REFS, positionIds);
+  insertRows(upsertMotionState, motionStateRow, request.motionStates, MOTION_STATE_REFS, positionIds);
   for (let k = 0; k < devices.length; k += DEVICE_FIELDS) {
     const latest = devices[k + 4] as number;
     updateDevice.run(devices[k + 1], devices[k + 2], latest >= 0 ? positionIds[latest] : devices[k + 3], devices[k]);

@@ -3,9 +3,15 @@
 // or be posted to the SQLite writer thread (sqlite-write-store.ts), which keeps SQLite's
 // synchronous work off the event loop. Either way: one transaction, ids back in order.
 import type { AppContext } from '../context.ts';
-import { DEVICE_FIELDS, EVENT_POSITION, EVENT_WIDTH, POSITION_WIDTH, type FlushRequest, type FlushResult } from './writer-protocol.ts';
+import {
+  DEVICE_FIELDS, EVENT_POSITION, EVENT_WIDTH, MOTION_STATE_REFS, MOTION_STATE_WIDTH, POSITION_WIDTH, SEGMENT_REFS, SEGMENT_WIDTH,
+  resolvePositionRef, type FlushRequest, type FlushResult,
+} from './writer-protocol.ts';
 import { CompiledQuery } from 'kysely';
-import { deviceColumnUpdates, insertEventsQuery, insertPositionsQuery, updateDevicesQuery, type DeviceStateRow } from './writer-sql.ts';
+import {
+  deviceColumnUpdates, insertEventsQuery, insertPositionsQuery, insertSegmentsQuery, updateDevicesQuery, upsertMotionStatesQuery,
+  type DeviceStateRow,
+} from './writer-sql.ts';
 
 export type { FlushRequest, FlushResult };
 
@@ -43,11 +49,22 @@ export class KyselyWriteStore implements WriteStore {
       }
       if (request.events.length > 0) {
         const events = request.events.slice();
-        for (let k = EVENT_POSITION; k < events.length; k += EVENT_WIDTH) events[k] = positionIds[events[k] as number] ?? 0;
+        for (let k = EVENT_POSITION; k < events.length; k += EVENT_WIDTH) events[k] = resolvePositionRef(events[k], positionIds) ?? 0;
         for (let start = 0; start < events.length; start += CHUNK * EVENT_WIDTH) {
           const chunk = events.slice(start, start + CHUNK * EVENT_WIDTH);
           const returned = await trx.executeQuery(insertEventsQuery(dialect, chunk));
           eventIds.push(...sortedIds(returned.rows, chunk.length / EVENT_WIDTH, 'events'));
+        }
+      }
+      for (const [values, width, refs, query] of [
+        [request.segments, SEGMENT_WIDTH, SEGMENT_REFS, insertSegmentsQuery],
+        [request.motionStates, MOTION_STATE_WIDTH, MOTION_STATE_REFS, upsertMotionStatesQuery],
+      ] as const) {
+        if (!values || values.length === 0) continue;
+        const resolved = values.slice();
+        for (let k = 0; k < resolved.length; k += width) for (const r of refs) resolved[k + r] = resolvePositionRef(resolved[k + r], positionIds);
+        for (let start = 0; start < resolved.length; start += CHUNK * width) {
+          await trx.executeQuery(query(dialect, resolved.slice(start, start + CHUNK * width)));
         }
       }
       const devices = request.devices;

@@ -4,7 +4,7 @@
 // the SQLite writer thread prepares the single-row forms once and runs them per row.
 import { CompiledQuery } from 'kysely';
 import type { DialectName } from '../storage/db.ts';
-import { DEVICE_COLUMN_NAME, EVENT_COLUMNS, POSITION_COLUMNS, type WriterThreadInit } from './writer-protocol.ts';
+import { DEVICE_COLUMN_NAME, EVENT_COLUMNS, MOTION_STATE_COLUMNS, POSITION_COLUMNS, SEGMENT_COLUMNS, type WriterThreadInit } from './writer-protocol.ts';
 
 export { POSITION_COLUMNS, EVENT_COLUMNS };
 
@@ -34,6 +34,23 @@ export function insertEventsQuery(dialect: DialectName, params: readonly unknown
   const rows = params.length / EVENT_COLUMNS.length;
   const values = placeholders(dialect, rows, EVENT_COLUMNS.length, (p) => `(${p.join(', ')})`);
   return CompiledQuery.raw(`insert into "events" (${quoted(EVENT_COLUMNS)}) values ${values} returning "id"`, [...params]);
+}
+
+/** Multi-row INSERT of trip/stop segments (SEGMENT_COLUMNS values, references already resolved). */
+export function insertSegmentsQuery(dialect: DialectName, params: readonly unknown[]): CompiledQuery {
+  const rows = params.length / SEGMENT_COLUMNS.length;
+  const values = placeholders(dialect, rows, SEGMENT_COLUMNS.length, (p) => `(${p.join(', ')})`);
+  return CompiledQuery.raw(`insert into "motionSegments" (${quoted(SEGMENT_COLUMNS)}) values ${values}`, [...params]);
+}
+
+const UPSERT_MOTION_STATE_TAIL = ` on conflict ("deviceId") do update set "moving" = excluded."moving", ` +
+  `"startPositionId" = excluded."startPositionId", "decidedById" = excluded."decidedById"`;
+
+/** Multi-row upsert of motion states (one row per device; MOTION_STATE_COLUMNS values, references resolved). */
+export function upsertMotionStatesQuery(dialect: DialectName, params: readonly unknown[]): CompiledQuery {
+  const rows = params.length / MOTION_STATE_COLUMNS.length;
+  const values = placeholders(dialect, rows, MOTION_STATE_COLUMNS.length, (p) => `(${p.join(', ')})`);
+  return CompiledQuery.raw(`insert into "motionStates" (${quoted(MOTION_STATE_COLUMNS)}) values ${values}${UPSERT_MOTION_STATE_TAIL}`, [...params]);
 }
 
 export interface DeviceStateRow {
@@ -89,5 +106,7 @@ export function sqliteWriterStatements(): WriterThreadInit['statements'] {
     insertPosition: `insert into "positions" (${quoted(POSITION_COLUMNS)}) values ${row(POSITION_COLUMNS.length)}`,
     insertEvent: `insert into "events" (${quoted(EVENT_COLUMNS)}) values ${row(EVENT_COLUMNS.length)}`,
     updateDevice: `update "devices" set "status" = ?, "lastUpdate" = ?, "positionId" = ? where "id" = ?`,
+    insertSegment: `insert into "motionSegments" (${quoted(SEGMENT_COLUMNS)}) values ${row(SEGMENT_COLUMNS.length)}`,
+    upsertMotionState: `insert into "motionStates" (${quoted(MOTION_STATE_COLUMNS)}) values ${row(MOTION_STATE_COLUMNS.length)}${UPSERT_MOTION_STATE_TAIL}`,
   };
 }
