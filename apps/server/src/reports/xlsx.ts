@@ -121,7 +121,7 @@ export function xlsxStream<T>(source: XlsxSource<T>): PassThrough {
   const used = new Set<string>();
 
   const newSheet = (name: string) => {
-    const sheet = workbook.addWorksheet(sheetName(name, used));
+    const sheet = workbook.addWorksheet(sheetName(name, used), { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = layout.columns.map((c, i) => ({
       header: headerOf(c, f),
       key: `c${i}`,
@@ -129,7 +129,6 @@ export function xlsxStream<T>(source: XlsxSource<T>): PassThrough {
       ...(NUM_FMT[c.kind] ? { style: { numFmt: NUM_FMT[c.kind] } } : {}),
     }));
     sheet.getRow(1).font = { bold: true };
-    sheet.views = [{ state: 'frozen', ySplit: 1 }];
     return sheet;
   };
 
