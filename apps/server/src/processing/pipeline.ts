@@ -92,7 +92,7 @@ export class Pipeline {
     return {
       work,
       stored: this.writer.write({
-        entry: work.entry, position: work.position, latest: work.latest, events: work.events, deviceColumns: work.deviceColumns,
+        entry: work.entry, position: work.position, latest: work.latest, events: work.events, deviceColumns: work.deviceColumns, motion: work.motion,
       }),
     };
   }

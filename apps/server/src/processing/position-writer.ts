@@ -12,6 +12,7 @@ import type { EventDraft } from './event-draft.ts';
 import { putDraftValues, type PositionDraft } from './position-draft.ts';
 import { KyselyWriteStore, type WriteStore } from './write-store.ts';
 import { POSITION_WIDTH, type FlushRequest } from './writer-protocol.ts';
+import { collectMotion, flattenStates, positionRef, type MotionWrite } from '../motion/motion-write.ts';
 
 export interface WriteItem {
   entry: DeviceEntry;
@@ -21,6 +22,8 @@ export interface WriteItem {
   events: EventDraft[];
   /** Hidden device columns to set in the same transaction (Work.deviceColumns). */
   deviceColumns?: Record<string, unknown>;
+  /** Trip/stop segments and motion state to store in the same transaction (Work.motion). */
+  motion?: MotionWrite;
 }
 
 /** An event of a device without a position (status changes, inactivity): stored with positionId 0. */
@@ -216,13 +219,17 @@ export class PositionWriter {
     const events: unknown[] = [];
     const latest = new Map<DeviceEntry, number>();
     let deviceColumns: unknown[] | undefined;
+    let segments: unknown[] | undefined;
+    let motionStates: Map<number, unknown[]> | undefined;
     for (let i = 0, k = 0; i < items.length; i++) {
       const item = items[i]!;
       k = putDraftValues(positions, k, item.position);
       for (const e of item.events) {
         // EVENT_COLUMNS order; the position's index stands for its id until it has one.
-        events.push(e.type, e.eventTime, item.entry.id, i, e.geofenceId, e.maintenanceId, JSON.stringify(e.attributes));
+        const at = e.position ? positionRef(items, i, e.position) : i;
+        events.push(e.type, e.eventTime, item.entry.id, at, e.geofenceId, e.maintenanceId, JSON.stringify(e.attributes));
       }
+      if (item.motion) collectMotion(items, i, item.entry.id, item.motion, (segments ??= []), (motionStates ??= new Map()));
       if (item.latest) latest.set(item.entry, i);
       if (item.deviceColumns) {
         deviceColumns ??= [];
@@ -235,6 +242,8 @@ export class PositionWriter {
     const devices: unknown[] = [];
     for (const d of batch.devices) devices.push(d.id, d.status, d.lastUpdate, d.positionId, latest.get(d) ?? -1);
     const request: FlushRequest = { positions, events, devices, ...(deviceColumns ? { deviceColumns } : {}) };
+    if (segments) request.segments = segments;
+    if (motionStates) request.motionStates = flattenStates(motionStates);
 
     const { positionIds, eventIds } = await this.store.commit(request);
     if (positionIds.length !== items.length) throw new Error(`stored ${items.length} positions, got ${positionIds.length} ids`);

@@ -3,6 +3,7 @@
 import type { DeviceEntry } from './device-cache.ts';
 import type { EventDraft } from './event-draft.ts';
 import type { PositionDraft } from './position-draft.ts';
+import type { MotionWrite } from '../motion/motion-write.ts';
 
 export interface Work {
   entry: DeviceEntry;
@@ -23,6 +24,8 @@ export interface Work {
    * Left undefined in the common case (no allocation); a step sets `work.deviceColumns ??= {}`.
    */
   deviceColumns?: Record<string, unknown>;
+  /** Trip/stop segments closed and motion state changed by the motion step (undefined otherwise). */
+  motion?: MotionWrite;
 }
 
 /**
