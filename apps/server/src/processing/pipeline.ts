@@ -9,6 +9,7 @@ import { rememberToken } from './notification-token.ts';
 import { draftFromFix } from './position-draft.ts';
 import type { PositionWriter } from './position-writer.ts';
 import type { Step, Work } from './work.ts';
+import { statusEvent } from '../events/status-events.ts';
 
 export type SubmitResult =
   /** No such device, or it is disabled or expired: nothing was stored. */
@@ -26,6 +27,8 @@ export class Pipeline {
     readonly devices: DeviceCache,
     readonly writer: PositionWriter,
     readonly steps: Step[],
+    /** `event.status.enable`: a device coming online raises deviceOnline. */
+    private readonly statusEvents = false,
   ) {}
 
   /** Processes one message; resolves once its position is stored (or known to be dropped). */
@@ -61,6 +64,11 @@ export class Pipeline {
     if (!entry.lastLoaded) return this.devices.ensureLast(entry).then(() => this.process(entry, message, now));
 
     // Every message from a device counts as a sign of life, even one a filter drops.
+    if (entry.status !== 'online' && this.statusEvents) {
+      const event = statusEvent(entry.status, 'online', now);
+      entry.status = 'online';
+      if (event) void this.writer.touch(entry, [event]).catch(() => undefined);
+    }
     entry.status = 'online';
     entry.lastUpdate = now;
     const work: Work = {

@@ -8,6 +8,8 @@ import { PositionWriter, type WriterOptions } from './position-writer.ts';
 import { SqliteWriteStore } from './sqlite-write-store.ts';
 import { defaultSteps } from './steps/index.ts';
 import { KyselyWriteStore, type WriteStore } from './write-store.ts';
+import { eventsEngine } from '../events/engine.ts';
+import { InactivityMonitor } from '../events/inactivity.ts';
 
 export interface Processing {
   pipeline: Pipeline;
@@ -16,6 +18,7 @@ export interface Processing {
   /** Where the writer's flushes go (other writers of this server share it). */
   store: WriteStore;
   status: StatusMonitor;
+  inactivity: InactivityMonitor;
 }
 
 export interface ProcessingOptions {
@@ -41,15 +44,24 @@ export async function startProcessing(ctx: AppContext, options: ProcessingOption
   const devices = new DeviceCache(ctx);
   await devices.start();
   const writer = new PositionWriter(ctx, { ...options.writer, store });
-  const pipeline = new Pipeline(ctx, devices, writer, defaultSteps());
-  const status = new StatusMonitor(devices, writer, ctx.config.statusTimeout * 1000);
+  // Events engine: settings, geofences (in memory) before the first message.
+  const events = eventsEngine(ctx);
+  await events.start();
+  const statusEvents = events.lookup.config('event.status.enable', false);
+  const pipeline = new Pipeline(ctx, devices, writer, defaultSteps(events), statusEvents);
+  const status = new StatusMonitor(devices, writer, ctx.config.statusTimeout * 1000, Date.now, statusEvents);
   status.start();
+  const inactivity = new InactivityMonitor(ctx, devices, writer, events.lookup, events.lookup.config('event.inactivity.checkInterval', 900_000));
+  inactivity.start();
   ctx.onClose.push(async () => {
+    inactivity.stop();
+    events.stop();
+    events.lookup.stop();
     status.stop();
     devices.stop();
     await writer.drain();
     // After the last flush: the SQLite thread finishes what it has and closes its connection.
     await store.close();
   });
-  return { pipeline, devices, writer, store, status };
+  return { pipeline, devices, writer, store, status, inactivity };
 }

@@ -7,6 +7,14 @@ import { order } from './order.ts';
 import { distance } from './distance.ts';
 import { motion } from './motion.ts';
 
-export function defaultSteps(): Step[] {
-  return [filterInvalid, fillOutdated, order, distance, motion];
+/** The events engine's steps (events/engine.ts): geofenceIds first, then the event handlers. */
+export interface EventSteps {
+  geofencesStep: Step;
+  eventsStep: Step;
+}
+
+export function defaultSteps(events?: EventSteps): Step[] {
+  const steps = [filterInvalid, fillOutdated, order, distance, motion];
+  if (events) steps.push(events.geofencesStep, events.eventsStep);
+  return steps;
 }

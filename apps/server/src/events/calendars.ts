@@ -1,0 +1,11 @@
+// HOOK for calendars (Traccar tc_calendars, iCalendar data): they do not exist yet. A
+// geofence with a `calendarId` raises enter/exit events only inside its calendar's periods
+// (reference A.3 Geofence). Until calendars/ lands, the events engine uses `noCalendars`,
+// which lets every moment through — the same as a geofence without a calendar. When it lands,
+// it provides a CalendarCheck (calendars parsed once, kept in memory, refreshed on change)
+// to the engine (engine.ts: `EventsEngine.calendars`); nothing else changes.
+
+/** Is `time` (epoch ms) inside calendar `calendarId`? */
+export type CalendarCheck = (calendarId: number, time: number) => boolean;
+
+export const noCalendars: CalendarCheck = () => true;

@@ -1,0 +1,125 @@
+// The events engine (reference A.5): two pipeline steps and the background parts.
+//  - `geofencesStep` sets the position's geofenceIds (geofences of the device and its
+//    groups containing it), for every position, as Traccar's geofence handler does;
+//  - `eventsStep` runs the event handlers in Traccar's order — commandResult, overspeed, fuel,
+//    (motion: motion/), geofence, alarm, ignition, maintenance, driver — and appends their
+//    events to work.events (the writer stores them with the position, in its transaction).
+//    Out-of-order positions (work.latest false) raise only commandResult.
+//  - status events (deviceOnline/Offline/Unknown) are raised by the pipeline and the
+//    StatusMonitor through `statusEvent`; deviceInactive by the InactivityMonitor.
+// Everything a handler needs per message is in memory: settings through the attribute
+// lookup, geofences through the geofence cache; the only per-device run-time state is the
+// overspeed episode, restored from the device row and written back (Work.deviceColumns) when
+// it changes. Alarm, ignition, fuel, driver and geofence state is the previous position's
+// attributes / geofenceIds, as in Traccar (restored with the device's latest position).
+import type { AppContext } from '../context.ts';
+import type { DeviceEntry } from '../processing/device-cache.ts';
+import type { Step, Work } from '../processing/work.ts';
+import { alarmEvents } from './alarm.ts';
+import { attributeLookup, type AttributeLookup } from './attribute-lookup.ts';
+import { noCalendars, type CalendarCheck } from './calendars.ts';
+import { commandResultEvent } from './command-result.ts';
+import { driverEvents } from './driver.ts';
+import { fuelEvents } from './fuel.ts';
+import { geofenceEvents } from './geofence-events.ts';
+import { GeofenceCache } from './geofence-cache.ts';
+import { ignitionEvents } from './ignition.ts';
+import { maintenanceEvents, noMaintenances, type MaintenanceSource } from './maintenance.ts';
+import { speedLimitFor, updateOverspeed, type OverspeedState } from './overspeed.ts';
+
+export class EventsEngine {
+  readonly geofences: GeofenceCache;
+  /** HOOK: calendars (calendars.ts); every moment is inside until calendars/ provides a check. */
+  calendars: CalendarCheck = noCalendars;
+  /** HOOK: maintenance entities (maintenance.ts); none until maintenance/ provides a source. */
+  maintenances: MaintenanceSource = noMaintenances;
+  private readonly overspeed = new WeakMap<DeviceEntry, OverspeedState>();
+  private readonly multiplier: number;
+  private readonly minimalDurationMs: number;
+  private readonly preferLowest: boolean;
+  private readonly ignoreDuplicateAlerts: boolean;
+
+  constructor(
+    ctx: Pick<AppContext, 'storage' | 'changes' | 'log'>,
+    readonly lookup: AttributeLookup,
+  ) {
+    this.geofences = new GeofenceCache(ctx);
+    this.multiplier = lookup.config('event.overspeed.thresholdMultiplier', 1);
+    this.minimalDurationMs = lookup.config('event.overspeed.minimalDuration', 0) * 1000;
+    this.preferLowest = lookup.config('event.overspeed.preferLowest', false);
+    this.ignoreDuplicateAlerts = lookup.config('event.ignoreDuplicateAlerts', true);
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.lookup.start(), this.geofences.start()]);
+  }
+
+  stop(): void {
+    this.geofences.stop();
+  }
+
+  readonly geofencesStep: Step = {
+    name: 'geofences',
+    run: (work) => {
+      work.position.geofenceIds = this.geofences.containing(work.entry.id, work.entry, work.position);
+    },
+  };
+
+  readonly eventsStep: Step = {
+    name: 'events',
+    run: (work) => this.detect(work),
+  };
+
+  /** The device's overspeed episode, first read from its row (hidden columns). */
+  overspeedState(entry: DeviceEntry): OverspeedState {
+    let state = this.overspeed.get(entry);
+    if (!state) {
+      const row = entry.row;
+      state = {
+        state: row.overspeedState === 1,
+        time: row.overspeedTime === null ? null : Number(row.overspeedTime),
+        geofenceId: Number(row.overspeedGeofenceId ?? 0),
+      };
+      this.overspeed.set(entry, state);
+    }
+    return state;
+  }
+
+  detect(work: Work): void {
+    const { position, previous, entry, events } = work;
+    commandResultEvent(events, position);
+    if (!work.latest) return;
+
+    const state = this.overspeedState(entry);
+    const before = state.state, beforeTime = state.time, beforeGeofence = state.geofenceId;
+    const limit = speedLimitFor(position, this.lookup.number(entry, 'speedLimit'), this.geofenceSpeedLimit, this.preferLowest);
+    const overspeed = updateOverspeed(state, position, limit, this.multiplier, this.minimalDurationMs);
+    if (overspeed) events.push(overspeed);
+    if (state.state !== before || state.time !== beforeTime || state.geofenceId !== beforeGeofence) {
+      const columns = (work.deviceColumns ??= {});
+      columns.overspeedState = state.state ? 1 : 0;
+      columns.overspeedTime = state.time;
+      columns.overspeedGeofenceId = state.geofenceId;
+    }
+
+    fuelEvents(events, position, previous, this.lookup.number(entry, 'fuelDropThreshold'), this.lookup.number(entry, 'fuelIncreaseThreshold'));
+    geofenceEvents(events, position, previous, this.geofenceInfo, this.calendars);
+    alarmEvents(events, position, previous, this.ignoreDuplicateAlerts);
+    ignitionEvents(events, position, previous);
+    const maintenances = this.maintenances.forDevice(entry);
+    if (maintenances.length > 0) maintenanceEvents(events, position, previous, maintenances);
+    driverEvents(events, position, previous);
+  }
+
+  private readonly geofenceSpeedLimit = (id: number) => this.geofences.byId(id)?.speedLimit ?? 0;
+  private readonly geofenceInfo = (id: number) => this.geofences.byId(id);
+}
+
+const instances = new WeakMap<AppContext, EventsEngine>();
+
+/** The server's events engine (created on first use; startProcessing starts it). */
+export function eventsEngine(ctx: AppContext): EventsEngine {
+  let engine = instances.get(ctx);
+  if (!engine) instances.set(ctx, (engine = new EventsEngine(ctx, attributeLookup(ctx))));
+  return engine;
+}
