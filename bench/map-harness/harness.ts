@@ -1,24 +1,29 @@
 // The map benchmark's page (bench/map.ts builds it with Vite and opens it in headless Chromium).
 // ?strategy=rastro|setdata|leaflet&n=N&ws=<url>&devices=<url>
-//   rastro   the product path: api/socket.ts → live store (applyPositions) → features/map
-//            DeviceLayer (dirty set, one updateData per frame) over the product's style (clusters,
-//            icons from the image registry);
+//   rastro   the product path: api/socket.ts → live store (applyPositions, in place) →
+//            subscribePositions → features/map DeviceLayer (vehicle worker clusters the view,
+//            canvas overlay drawn per animation frame) over the product's base style;
 //   setdata  the same socket and store, but every message rebuilds the whole FeatureCollection
-//            and calls setData on the same style (reference b);
+//            and calls setData on a clustered MapLibre source with the previous design's layers
+//            (reference-style.ts; reference b);
 //   leaflet  one L.marker (DOM divIcon) per vehicle, setLatLng per position (reference a).
 // Instrumentation: the first position of every socket message is sampled with its receive time;
-// window.__bench.latencies collects receive → drawn in ms.
+// window.__bench.latencies collects receive → drawn in ms. "Drawn" is measured the same way for
+// all three: the animation frame after the one whose drawing included the position (Rastro: the
+// layer's probe, rAF after the canvas frame; setdata: first MapLibre render after the worker
+// processed the data, which is itself inside MapLibre's animation frame; Leaflet: the second rAF
+// after the DOM update, i.e. the rAF after the frame that painted it).
 import { Map as MapLibre, setWorkerUrl, type GeoJSONSource } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import 'leaflet/dist/leaflet.css';
 import type { Device, Position, SocketMessage } from '@rastro/domain/entities';
 import { connectSocket } from '../../apps/web/src/api/socket.ts';
-import { applyPositions, setLoaded, useLive } from '../../apps/web/src/live/live-store.ts';
-import { baseStyle, DEVICES_SOURCE } from '../../apps/web/src/features/map/base-style.ts';
+import { applyPositions, setLoaded, subscribePositions, useLive } from '../../apps/web/src/live/live-store.ts';
+import { baseStyle } from '../../apps/web/src/features/map/base-style.ts';
 import { DeviceLayer, type LiveFeed } from '../../apps/web/src/features/map/device-layer.ts';
 import { toFeature, markerOf } from '../../apps/web/src/features/map/device-features.ts';
-import { ImageRegistry } from '../../apps/web/src/features/map/icon-images.ts';
+import { addReferenceLayers, DEVICES_SOURCE } from './reference-style.ts';
 
 setWorkerUrl(workerUrl);
 
@@ -111,7 +116,7 @@ async function loadDevices(): Promise<{ devices: Device[]; positions: Position[]
   return (await res.json()) as { devices: Device[]; positions: Position[] };
 }
 
-function newMap(): Promise<MapLibre> {
+function newMap(reference: boolean): Promise<MapLibre> {
   const map = new MapLibre({
     container: 'map',
     style: baseStyle('http://127.0.0.1:9/{z}/{x}/{y}.png'),
@@ -119,7 +124,6 @@ function newMap(): Promise<MapLibre> {
     fadeDuration: 0,
     attributionControl: false,
   });
-  new ImageRegistry().attach(map);
   map.on('error', (e) => {
     const message = String((e as { error?: Error }).error?.message ?? e);
     if (!/127\.0\.0\.1:9/.test(message)) (bench as { mapErrors?: string[] }).mapErrors = [...((bench as { mapErrors?: string[] }).mapErrors ?? []), message].slice(-5);
@@ -127,6 +131,7 @@ function newMap(): Promise<MapLibre> {
   return new Promise((resolve) =>
     map.once('load', () => {
       map.setLayoutProperty('osm', 'visibility', 'none');
+      if (reference) addReferenceLayers(map);
       resolve(map);
     }),
   );
@@ -134,16 +139,17 @@ function newMap(): Promise<MapLibre> {
 
 async function rastro(): Promise<void> {
   const { devices, positions } = await loadDevices();
-  const map = await newMap();
+  const map = await newMap(false);
+  // The same feed as features/map/map-view.tsx.
   const feed: LiveFeed = {
     devices: () => useLive.getState().devices,
     positions: () => useLive.getState().positions,
     subscribe: (listener) => useLive.subscribe((s, prev) => {
       if (s.devices !== prev.devices || s.positions !== prev.positions) listener(s.devices !== prev.devices, s.positions !== prev.positions);
     }),
+    subscribePositions,
   };
-  const interval = params.get('interval');
-  const layer = new DeviceLayer(map, feed, null, undefined, interval ? Number(interval) : undefined);
+  const layer = new DeviceLayer(map, feed, null);
   layer.probe = {
     drawn: (ids, _applied, at) => {
       if (bench.measuring) bench.updates++;
@@ -154,13 +160,14 @@ async function rastro(): Promise<void> {
   (window as unknown as { __layer: unknown }).__layer = layer;
   setLoaded(devices, positions);
   await new Promise<void>((resolve) => map.once('idle', () => resolve()));
+  await layer.settled();
   if (params.has('quiet')) return;
   connectSocket({ url: wsUrl, WebSocketImpl: TimedWebSocket, onMessage: (m: SocketMessage) => Array.isArray(m.positions) && applyPositions(m.positions) });
 }
 
 async function setdata(): Promise<void> {
   const { devices, positions } = await loadDevices();
-  const map = await newMap();
+  const map = await newMap(true);
   setLoaded(devices, positions);
   const source = map.getSource<GeoJSONSource>(DEVICES_SOURCE)!;
   map.on('render', () => bench.measuring && bench.renders++);

@@ -1,15 +1,13 @@
 // The map's style: a plain base that needs no network (background colour and a graticule we
 // generate), OpenStreetMap raster tiles over it when they can be fetched (URL from the server
-// attribute `tarkan.tileUrl`), and the devices layers: clusters, rotated category icons with a
-// status ring, accuracy circles, labels and the selected device's live trail. Texts (labels,
-// cluster counts) are images, since offline there are no glyph fonts.
+// attribute `tarkan.tileUrl`), and the selected device's live trail. The vehicles (clusters,
+// icons, rings, accuracy circles, labels) are not in the style: device-layer.ts draws them on a
+// canvas over the map (see there why).
 import type { FeatureCollection } from 'geojson';
-import type { ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, StyleSpecification } from 'maplibre-gl';
-import { DEFAULT_MAP_PREFS, type MapPrefs } from './map-prefs.ts';
+import type { LayerSpecification, StyleSpecification } from 'maplibre-gl';
 
 export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 export const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
-export const DEVICES_SOURCE = 'devices';
 export const GRATICULE_SOURCE = 'graticule';
 
 /** Status ring: online green, offline grey, unknown amber; clusters by online share (mostly offline: red). */
@@ -70,157 +68,23 @@ export function graticule(step: number, bounds: Bounds = WORLD): { type: 'Featur
   return { type: 'FeatureCollection', features };
 }
 
-/** Below this zoom, without clustering, devices are dots instead of icons (a symbol layer breaks past ~32,768 icons in one tile). */
-export const ICON_MIN_ZOOM = 12;
-export const CLUSTER_RADIUS = 50;
-export const CLUSTER_MAX_ZOOM = 14;
 export const TRAIL_SOURCE = 'trail';
 
-/** Label image of each name/plate preference combination (null: no labels). */
-export function labelExpression(prefs: Pick<MapPrefs, 'name' | 'plate'>): ExpressionSpecification | null {
-  if (prefs.name && prefs.plate) return ['get', 'labelBoth'];
-  if (prefs.name) return ['get', 'labelName'];
-  if (prefs.plate) return ['get', 'labelPlate'];
-  return null;
-}
+/** The selected device's live trail (the vehicles themselves are drawn by device-layer.ts). */
+export const trailLayer: LayerSpecification = {
+  id: 'trail',
+  type: 'line',
+  source: TRAIL_SOURCE,
+  layout: { 'line-cap': 'round', 'line-join': 'round' },
+  paint: { 'line-color': '#05a7e3', 'line-width': 4, 'line-opacity': 0.85 },
+};
 
-const UNCLUSTERED: ExpressionSpecification = ['!', ['has', 'point_count']];
-const visibility = (on: boolean) => (on ? 'visible' : 'none') as 'visible' | 'none';
-
-export function devicesSource(clustered: boolean): GeoJSONSourceSpecification {
-  return {
-    type: 'geojson',
-    data: { type: 'FeatureCollection', features: [] },
-    cluster: clustered,
-    clusterRadius: CLUSTER_RADIUS,
-    clusterMaxZoom: CLUSTER_MAX_ZOOM,
-    clusterProperties: { online: ['+', ['get', 'online']] },
-  };
-}
-
-/** The devices layers, bottom to top, for the given preferences. */
-export function devicesLayers(prefs: MapPrefs): LayerSpecification[] {
-  const label = labelExpression(prefs);
-  const onlineShare: ExpressionSpecification = ['/', ['get', 'online'], ['get', 'point_count']];
-  return [
-    {
-      id: 'trail',
-      type: 'line',
-      source: TRAIL_SOURCE,
-      layout: { 'line-cap': 'round', 'line-join': 'round' },
-      paint: { 'line-color': '#05a7e3', 'line-width': 4, 'line-opacity': 0.85 },
-    },
-    {
-      id: 'devices-precision',
-      type: 'circle',
-      source: DEVICES_SOURCE,
-      filter: ['all', UNCLUSTERED, ['>', ['get', 'acc'], 0]],
-      layout: { visibility: visibility(prefs.precision) },
-      paint: {
-        'circle-radius': ['interpolate', ['exponential', 2], ['zoom'], 0, ['get', 'acc'], 24, ['*', ['get', 'acc'], 2 ** 24]],
-        'circle-color': '#f5b800',
-        'circle-opacity': 0.16,
-        'circle-stroke-color': '#d29a00',
-        'circle-stroke-width': 1,
-        'circle-pitch-alignment': 'map',
-      },
-    },
-    {
-      id: 'devices-cluster',
-      type: 'circle',
-      source: DEVICES_SOURCE,
-      filter: ['has', 'point_count'],
-      paint: {
-        'circle-color': ['step', onlineShare, STATUS_COLORS.offlineCluster, 0.35, STATUS_COLORS.unknown, 0.75, STATUS_COLORS.online],
-        'circle-radius': ['step', ['get', 'point_count'], 17, 10, 21, 100, 25, 1000, 29],
-        'circle-opacity': 0.9,
-        'circle-stroke-color': '#ffffff',
-        'circle-stroke-width': 3,
-        'circle-stroke-opacity': 0.9,
-      },
-    },
-    {
-      id: 'devices-cluster-count',
-      type: 'symbol',
-      source: DEVICES_SOURCE,
-      filter: ['has', 'point_count'],
-      layout: { 'icon-image': ['concat', 'count:', ['get', 'point_count_abbreviated']], 'icon-allow-overlap': true, 'icon-ignore-placement': true },
-    },
-    {
-      id: 'devices-dot',
-      type: 'circle',
-      source: DEVICES_SOURCE,
-      filter: UNCLUSTERED,
-      maxzoom: ICON_MIN_ZOOM,
-      layout: { visibility: visibility(!prefs.clustered) },
-      paint: {
-        'circle-radius': ['interpolate', ['linear'], ['zoom'], 2, 3, ICON_MIN_ZOOM, 6],
-        'circle-color': ['match', ['get', 'status'], 'online', STATUS_COLORS.online, 'offline', STATUS_COLORS.offline, STATUS_COLORS.unknown],
-        'circle-stroke-color': '#ffffff',
-        'circle-stroke-width': 1.5,
-      },
-    },
-    {
-      id: 'devices-selected',
-      type: 'circle',
-      source: DEVICES_SOURCE,
-      filter: ['==', ['id'], -1],
-      minzoom: prefs.clustered ? 0 : ICON_MIN_ZOOM,
-      paint: { 'circle-radius': 26, 'circle-color': '#05a7e3', 'circle-opacity': 0.22, 'circle-stroke-color': '#05a7e3', 'circle-stroke-width': 2 },
-    },
-    {
-      id: 'devices-status',
-      type: 'circle',
-      source: DEVICES_SOURCE,
-      filter: UNCLUSTERED,
-      minzoom: prefs.clustered ? 0 : ICON_MIN_ZOOM,
-      layout: { visibility: visibility(prefs.status) },
-      paint: {
-        'circle-radius': 23,
-        'circle-color': 'rgba(255,255,255,0.35)',
-        'circle-stroke-width': 3,
-        'circle-stroke-color': ['match', ['get', 'status'], 'online', STATUS_COLORS.online, 'offline', STATUS_COLORS.offline, STATUS_COLORS.unknown],
-      },
-    },
-    {
-      id: 'devices-icon',
-      type: 'symbol',
-      source: DEVICES_SOURCE,
-      filter: UNCLUSTERED,
-      minzoom: prefs.clustered ? 0 : ICON_MIN_ZOOM,
-      layout: {
-        'icon-image': ['get', 'icon'],
-        'icon-rotate': ['get', 'course'],
-        'icon-rotation-alignment': 'map',
-        'icon-allow-overlap': true,
-        'icon-ignore-placement': true,
-      },
-    },
-    {
-      id: 'devices-label',
-      type: 'symbol',
-      source: DEVICES_SOURCE,
-      filter: UNCLUSTERED,
-      minzoom: prefs.clustered ? 0 : ICON_MIN_ZOOM,
-      layout: {
-        visibility: visibility(label !== null),
-        'icon-image': label ?? ['get', 'labelName'],
-        'icon-anchor': 'top',
-        'icon-offset': [0, 24],
-        'icon-allow-overlap': false,
-        'icon-optional': true,
-      },
-    },
-  ];
-}
-
-export function baseStyle(tileUrl: string, prefs: MapPrefs = DEFAULT_MAP_PREFS): StyleSpecification {
+export function baseStyle(tileUrl: string): StyleSpecification {
   return {
     version: 8,
     sources: {
       [GRATICULE_SOURCE]: { type: 'geojson', data: graticule(10) as FeatureCollection },
       osm: { type: 'raster', tiles: [tileUrl], tileSize: 256, maxzoom: 19, attribution: OSM_ATTRIBUTION },
-      [DEVICES_SOURCE]: devicesSource(prefs.clustered),
       [TRAIL_SOURCE]: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
     },
     layers: [
@@ -235,7 +99,7 @@ export function baseStyle(tileUrl: string, prefs: MapPrefs = DEFAULT_MAP_PREFS):
         },
       },
       { id: 'osm', type: 'raster', source: 'osm' },
-      ...devicesLayers(prefs),
+      trailLayer,
     ],
   };
 }

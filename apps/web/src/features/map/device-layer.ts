@@ -1,51 +1,66 @@
-// The one update path from the live store to the devices source. A Map of markers by device id
-// is kept here; store changes only mark it dirty, and once per animation frame the changes are
-// worked out (by object identity: the store replaces what changed) and sent with
-// GeoJSONSource.updateData: only the features that moved or changed, never the whole set.
-// While the map's worker is still busy with the previous update, further changes are merged
-// (the latest position wins) and sent as one update when it is done, so a large fleet cannot
-// build a backlog. Marker moves are animated over 500 ms (spec §9) when few markers are in view;
-// otherwise they jump. Follow mode keeps the selected device centred and its last positions are
-// drawn as a live trail.
-import type { GeoJSONSource, GeoJSONSourceDiff, LngLatBounds, Map as MapLibre } from 'maplibre-gl';
+// The vehicles on the live map: one incremental path from the socket to the screen.
+//
+// Why not a MapLibre source (the older design, DESIGN.md "devices = one GeoJSON source"): with a
+// fleet of 50,000 moving once a second, MapLibre's single GeoJSON worker re-clusters and re-tiles
+// the whole set on every update and never catches up; a symbol layer breaks past 32,768 icons per
+// tile (maplibre/maplibre-gl-js#2891); and every source update costs a full WebGL repaint (100–250
+// ms with software GL, see shared/reference/map-perf-probe.md). So the vehicles live here:
+//   1. live store → onPositions(accepted): O(message). Each accepted position updates its
+//      vehicle's entry in place and is queued as (id, world x, y, flags) typed arrays.
+//   2. The queue goes to the vehicle worker (vehicle-worker.ts: VehicleIndex, O(N) grid
+//      clustering of the current view only) at most once per animation frame; when nothing was
+//      sent in the current frame it goes at once, so a lone message waits for nothing.
+//   3. The worker answers with the items in view (clusters, single vehicles) as transferred typed
+//      arrays; they are drawn on our own 2D canvas stacked over MapLibre's, in the next animation
+//      frame, or inside MapLibre's `render` event while the camera moves (same frame as the map).
+//      Single vehicles are drawn at their entry's latest position, so a vehicle in view moves in
+//      the next frame even before the worker answered.
+//   4. MapLibre keeps only what is geographic and small: the selected vehicle's live trail.
+//      Selection highlight, status ring, accuracy circle, labels and cluster bubbles are drawn
+//      on the canvas with the vehicle (they must move with it in the same frame).
+// Clicks and hover are hit-tested against what was drawn last (the canvas has pointer-events:
+// none): a cluster zooms in, a vehicle is selected (map-api.ts). Moves of up to ANIMATE_MAX_IN_VIEW
+// single vehicles in view at street zoom are animated over 500 ms (spec §9), per frame.
+//
+// Probe: a position counts as drawn in the animation frame after the canvas frame that first
+// showed it (its vehicle at the new point, or the cluster/worker pass that included it; for a
+// vehicle outside the view, the pass that included it, since no pixel of the view changes).
+import type { GeoJSONSource, Map as MapLibre, MapMouseEvent } from 'maplibre-gl';
 import type { Device, Position } from '@rastro/domain/entities';
-import { DEVICES_SOURCE, TRAIL_SOURCE } from './base-style.ts';
-import { changedProperties, markerOf, moved, toFeature, type Marker, type MarkerFeature } from './device-features.ts';
-import { getMapFocus, stopFollowing, subscribeMapFocus, type MapFocus } from './map-api.ts';
+import { STATUS_COLORS, TRAIL_SOURCE } from './base-style.ts';
+import { accuracyPx0, markerOf, NO_PLATE, type Marker } from './device-features.ts';
+import { ICON_PX, ImageRegistry } from './icon-images.ts';
+import { getMapFocus, selectDevice, stopFollowing, subscribeMapFocus, type MapFocus } from './map-api.ts';
+import { DEFAULT_MAP_PREFS, type MapPrefs } from './map-prefs.ts';
+import { latToY, lonToX, ONLINE, SHOWN, TILE_PX, xToLon, yToLat, type ViewItems } from './vehicle-cluster.ts';
+import { openVehicleChannel, type FromWorker, type VehicleChannel } from './vehicle-protocol.ts';
 
 export const MOVE_ANIMATION_MS = 500;
-/** Animate only at street-level zooms (further out a move is a few pixels, and most markers sit in clusters) ... */
+/** Animate only at street-level zooms ... */
 export const ANIMATE_MIN_ZOOM = 12;
-/** ... while at most this many markers are in view ... */
+/** ... while at most this many single vehicles are in view. */
 export const ANIMATE_MAX_IN_VIEW = 2_000;
-/** ... and the whole set is small enough for the worker to re-index every frame. */
-export const ANIMATE_MAX_TOTAL = 5_000;
 export const TRAIL_LENGTH = 100;
-/**
- * Least time between two source updates. Each update makes the map rebuild its tiles and
- * repaint; batching positions for a moment costs a little latency and saves most of the
- * repaints (on weak or software-rendered GPUs a repaint is the expensive part).
- */
-export const MIN_FLUSH_INTERVAL_MS = 500;
-/**
- * The interval also adapts to the machine: the main thread's long animation frames are summed
- * over the last seconds, and while they exceed BUSY_TARGET of the time the interval grows (up to
- * MAX_FLUSH_INTERVAL_MS); when there is room again it shrinks back. On a real GPU a repaint is a
- * few ms and updates go out every 500 ms; with software rendering (~100 ms per repaint on two
- * cores) they are spaced so that the page stays responsive.
- */
-export const MAX_FLUSH_INTERVAL_MS = 1_800;
-export const BUSY_TARGET = 0.35;
-const BUSY_WINDOW_MS = 3_000;
-/** An update that never shows as drawn (e.g. the map is hidden) stops blocking the next after this. */
-const FLIGHT_TIMEOUT_MS = 4_000;
 export const SELECT_ZOOM = 16;
+/** Clusters up to this zoom (as the older layer's clusterMaxZoom). */
+export const CLUSTER_MAX_ZOOM = 14;
+/** Without clustering, below this zoom vehicles are dots (tens of thousands of icons say nothing at country scale). */
+export const ICON_MIN_ZOOM = 12;
+/** Least time between two worker passes while the camera moves (the last one follows moveend). */
+const MOVE_PASS_MS = 120;
+/** The worker's view reaches this share of the screen beyond each edge, so a pan has vehicles to show. */
+const VIEW_MARGIN = 0.5;
+/** Most labels drawn in one frame (they are the costly part of a frame). */
+const MAX_LABELS = 400;
 
 export interface LiveFeed {
   devices(): Record<number, Device>;
+  /** The latest position by device id (may be updated in place). */
   positions(): Record<number, Position>;
-  /** Calls back with what changed; returns the unsubscribe. */
+  /** Devices changed, or the positions record was replaced: the layer reconciles every vehicle. */
   subscribe(listener: (devicesChanged: boolean, positionsChanged: boolean) => void): () => void;
+  /** The positions accepted in each batch (without it, any change reconciles every vehicle). */
+  subscribePositions?(listener: (accepted: readonly Position[]) => void): () => void;
 }
 
 /** Devices allowed on the map (list filters), or null for all. */
@@ -56,90 +71,147 @@ export interface VisibilityFeed {
 
 /** Optional probe for tests and the benchmark: hears which positions reached the screen. */
 export interface DrawProbe {
-  /** Position ids applied in one source update, and when that update was drawn (performance.now()). */
+  /** Position ids first shown in one canvas frame, when they were handed to the layer, and when that frame was on screen (performance.now()). */
   drawn(positionIds: number[], appliedAt: number, drawnAt: number): void;
+}
+
+/** What the last frame drew (tests). */
+export interface DrawnFrame {
+  clusters: Array<{ count: number; online: number }>;
+  icons: number[];
+  dots: number;
+  labels: string[];
+  rings: number;
+  precision: number;
+  selected: number | null;
 }
 
 interface Entry {
   marker: Marker;
   device: Device;
   position: Position;
-  /** Where the feature is drawn now (differs from the marker while animating). */
-  shown: [number, number];
-  anim: { from: [number, number]; to: [number, number]; start: number; positionId: number } | null;
+  x: number;
+  y: number;
+  shown: boolean;
+  label: string;
+  /** A running move animation (world coordinates). */
+  anim: { fx: number; fy: number; start: number } | null;
+  /** Where the vehicle was last drawn, as a single (world coordinates), or NaN. */
+  drawnX: number;
+  drawnY: number;
 }
 
-interface PendingUpdate {
-  geometry?: [number, number];
-  props?: Map<string, unknown>;
-}
-
-interface Flight {
-  positionIds: number[];
+interface PendingProbe {
+  positionId: number;
+  deviceId: number;
+  seq: number;
   appliedAt: number;
-  tileLoadsAtSend: number;
-  done: boolean;
+}
+
+/** Screen-space hit targets of the last frame. */
+interface Hit {
+  x: number;
+  y: number;
+  r: number;
+  id: number;
+  count: number;
+  wx: number;
+  wy: number;
 }
 
 export class DeviceLayer {
   private readonly entries = new Map<number, Entry>();
-  private readonly pendingAdd = new Map<number, MarkerFeature>();
-  private readonly pendingRemove = new Set<number>();
-  private readonly pendingUpdate = new Map<number, PendingUpdate>();
-  private pendingPositionIds: number[] = [];
-  private devicesDirty = true;
-  private positionsDirty = true;
-  private frame: number | null = null;
-  private inFlight = false;
+  private readonly channel: VehicleChannel;
+  readonly images = new ImageRegistry();
+  private readonly canvas: HTMLCanvasElement;
+  private readonly ctx: CanvasRenderingContext2D | null;
+  private prefs: MapPrefs;
+  private allowed: Set<number> | null = null;
+  // Queue of vehicle updates for the worker.
+  private qIds: number[] = [];
+  private qX: number[] = [];
+  private qY: number[] = [];
+  private qFlags: number[] = [];
+  private qRemove: number[] = [];
+  private seq = 0;
+  private sentThisFrame = false;
+  private sendFrame: number | null = null;
+  // Latest worker answer.
+  private items: ViewItems | null = null;
+  private itemsSeq = 0;
+  private viewSeq = 0;
+  private passPending = false;
+  private lastViewAt = -Infinity;
+  private viewTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastPassMs = 0;
+  // Drawing.
+  private drawFrame: number | null = null;
+  private dirty = true;
   private animating = new Set<number>();
-  private flights: Flight[] = [];
-  private lastFlushAt = -Infinity;
-  private flightTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Current least interval between updates (adapted to the main thread's load). */
-  private intervalMs: number;
-  private frameLoad: Array<{ end: number; duration: number }> = [];
-  private loadObserver: PerformanceObserver | null = null;
-  private flushTimer: ReturnType<typeof setTimeout> | null = null;
-  private deviceTileLoads = 0;
-  private inViewCount = 0;
-  private inViewCheckedAt = -Infinity;
+  private hits: Hit[] = [];
+  private lastDrawn: DrawnFrame = { clusters: [], icons: [], dots: 0, labels: [], rings: 0, precision: 0, selected: null };
+  private readonly labelWidths = new Map<string, number>();
+  private cssW = 0;
+  private cssH = 0;
+  private dpr = 1;
+  // Probe.
+  private probePending: PendingProbe[] = [];
+  private probeReady: PendingProbe[] = [];
+  private probeFrame: number | null = null;
+  probe: DrawProbe | null = null;
+  // Selection.
   private focus: MapFocus = getMapFocus();
   private trail: Array<[number, number]> = [];
+  private settleWaiters: Array<() => void> = [];
   private readonly unsubscribe: Array<() => void> = [];
-  probe: DrawProbe | null = null;
+  private destroyed = false;
 
   constructor(
     private readonly map: MapLibre,
     private readonly feed: LiveFeed,
     private readonly visibility: VisibilityFeed | null = null,
     private readonly selectZoom = SELECT_ZOOM,
-    private readonly minFlushIntervalMs = MIN_FLUSH_INTERVAL_MS,
+    prefs: MapPrefs = DEFAULT_MAP_PREFS,
+    channel: VehicleChannel = openVehicleChannel(),
   ) {
-    this.intervalMs = minFlushIntervalMs;
-    this.observeLoad();
+    this.prefs = prefs;
+    this.channel = channel;
+    this.channel.onItems = (m) => this.onItems(m);
+    this.images.preload();
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'rastro-vehicles';
+    this.canvas.setAttribute('aria-hidden', 'true');
+    Object.assign(this.canvas.style, { position: 'absolute', left: '0', top: '0', pointerEvents: 'none' });
+    map.getCanvasContainer().appendChild(this.canvas);
+    this.ctx = this.canvas.getContext('2d');
+    this.resize();
+
+    this.allowed = visibility?.get() ?? null;
     this.unsubscribe.push(
       feed.subscribe((devicesChanged, positionsChanged) => {
-        this.devicesDirty ||= devicesChanged;
-        this.positionsDirty ||= positionsChanged;
-        this.schedule();
+        if (devicesChanged || positionsChanged || !feed.subscribePositions) this.reconcileAll();
       }),
     );
+    if (feed.subscribePositions) this.unsubscribe.push(feed.subscribePositions((accepted) => this.onPositions(accepted)));
     if (visibility) {
       this.unsubscribe.push(
         visibility.subscribe(() => {
-          this.devicesDirty = true;
-          this.schedule();
+          this.allowed = visibility.get();
+          this.reconcileAll();
         }),
       );
     }
     this.unsubscribe.push(subscribeMapFocus((focus) => this.onFocus(focus)));
-    map.on('sourcedata', this.onSourceData);
     map.on('render', this.onRender);
-    map.on('idle', this.onIdle);
+    map.on('move', this.onMove);
     map.on('moveend', this.onMoveEnd);
+    map.on('resize', this.onResize);
     map.on('dragstart', this.onDragStart);
+    map.on('click', this.onClick);
+    map.on('mousemove', this.onMouseMove);
+    this.sendView(true);
+    this.reconcileAll();
     this.onFocus(this.focus, true);
-    this.schedule();
   }
 
   get size(): number {
@@ -147,299 +219,527 @@ export class DeviceLayer {
   }
 
   destroy(): void {
+    this.destroyed = true;
     for (const u of this.unsubscribe) u();
-    this.map.off('sourcedata', this.onSourceData);
     this.map.off('render', this.onRender);
-    this.map.off('idle', this.onIdle);
+    this.map.off('move', this.onMove);
     this.map.off('moveend', this.onMoveEnd);
+    this.map.off('resize', this.onResize);
     this.map.off('dragstart', this.onDragStart);
-    if (this.frame !== null) cancelAnimationFrame(this.frame);
-    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
-    this.loadObserver?.disconnect();
-    if (this.flightTimer !== null) clearTimeout(this.flightTimer);
+    this.map.off('click', this.onClick);
+    this.map.off('mousemove', this.onMouseMove);
+    for (const f of [this.drawFrame, this.sendFrame, this.probeFrame]) if (f !== null) cancelAnimationFrame(f);
+    if (this.viewTimer !== null) clearTimeout(this.viewTimer);
+    this.channel.terminate();
+    this.canvas.remove();
   }
 
-  /** Where a device's marker is now (for tests and the follow camera). */
+  /** Where a device's marker is now (tests, the follow camera). */
   markerOf(id: number): Marker | undefined {
     return this.entries.get(id)?.marker;
   }
 
-  private schedule(): void {
-    if (this.frame === null) this.frame = requestAnimationFrame((now) => this.tick(now));
+  markers(): Marker[] {
+    return [...this.entries.values()].map((e) => e.marker);
   }
 
-  /**
-   * Works out and sends the changes, at most once per frame and only when the previous update
-   * is on screen and the least interval has passed: until then changes just pile up as dirty
-   * flags (store objects are compared by identity, so intermediate positions cost nothing).
-   */
-  private tick(now: number): void {
-    this.frame = null;
-    if (this.inFlight) return; // landed() schedules the next tick
-    const wait = this.animating.size > 0 ? 0 : this.lastFlushAt + this.adaptInterval() - performance.now();
-    if (wait > 0) {
-      this.flushTimer ??= setTimeout(() => {
-        this.flushTimer = null;
-        this.schedule();
-      }, wait);
-      return;
+  /** What the last frame drew. */
+  drawn(): DrawnFrame {
+    return this.lastDrawn;
+  }
+
+  /** Resolves once every update sent so far was answered by the worker and drawn. */
+  settled(): Promise<void> {
+    if (this.isSettled()) return Promise.resolve();
+    return new Promise((resolve) => this.settleWaiters.push(resolve));
+  }
+
+  private isSettled(): boolean {
+    return this.qIds.length === 0 && this.qRemove.length === 0 && this.itemsSeq >= this.seq && !this.passPending && !this.dirty && this.animating.size === 0;
+  }
+
+  setPrefs(prefs: MapPrefs): void {
+    this.prefs = prefs;
+    for (const e of this.entries.values()) e.label = labelOf(e.marker, prefs);
+    this.sendView(true);
+    this.invalidate();
+  }
+
+  // ---- store → entries → worker queue ----
+
+  /** One batch of accepted positions: O(batch). */
+  private onPositions(accepted: readonly Position[]): void {
+    const devices = this.feed.devices();
+    const now = performance.now();
+    for (const position of accepted) {
+      const id = position.deviceId;
+      const entry = this.entries.get(id);
+      if (entry && entry.device === devices[id]) this.movePosition(entry, position, now);
+      else this.upsert(id, devices[id], position, now);
     }
-    if (this.devicesDirty) this.reconcileAll(now);
-    else if (this.positionsDirty) this.reconcilePositions(now);
-    this.devicesDirty = false;
-    this.positionsDirty = false;
-    if (this.animating.size > 0) this.stepAnimations(now);
-    this.flush();
-    if (this.animating.size > 0) this.schedule();
+    this.queued();
   }
 
-  /** Every device: adds, removals and property changes (device messages, filters, first load). */
-  private reconcileAll(now: number): void {
+  /** Every device: adds, removals, device and filter changes (rare; O(fleet)). */
+  private reconcileAll(): void {
     const devices = this.feed.devices();
     const positions = this.feed.positions();
-    const allowed = this.visibility?.get() ?? null;
-    for (const id of this.entries.keys()) {
-      const device = devices[id];
-      if (!device || (allowed && !allowed.has(id))) this.remove(id);
+    const now = performance.now();
+    for (const [id, entry] of this.entries) {
+      if (!devices[id] || !positions[id]) this.remove(id);
+      else if (entry.device !== devices[id] || entry.position !== positions[id]) this.upsert(id, devices[id], positions[id], now);
+      else this.setShown(entry);
     }
-    for (const key in devices) {
-      const id = Number(key);
-      if (allowed && !allowed.has(id)) continue;
-      this.upsert(id, devices[id]!, positions[id], now);
-    }
-  }
-
-  /** Only positions changed: compare each device's position object with the one shown. */
-  private reconcilePositions(now: number): void {
-    const devices = this.feed.devices();
-    const positions = this.feed.positions();
-    const allowed = this.visibility?.get() ?? null;
     for (const key in positions) {
       const id = Number(key);
-      const position = positions[id]!;
-      const entry = this.entries.get(id);
-      if (entry) {
-        if (entry.position !== position) this.upsert(id, entry.device, position, now);
-      } else if (devices[id] && (!allowed || allowed.has(id))) {
-        this.upsert(id, devices[id], position, now);
-      }
+      if (!this.entries.has(id) && devices[id]) this.upsert(id, devices[id], positions[id], now);
     }
+    this.queued();
   }
 
-  private upsert(id: number, device: Device, position: Position | undefined, now: number): void {
-    const entry = this.entries.get(id);
-    if (entry && entry.device === device && entry.position === position) return;
+  /** Only the position changed (the device object is the one already held). */
+  private movePosition(entry: Entry, position: Position, now: number): void {
+    const { latitude, longitude } = position;
+    if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return;
+    const m = entry.marker;
+    const moved = m.latitude !== latitude || m.longitude !== longitude;
+    entry.position = position;
+    m.latitude = latitude;
+    m.longitude = longitude;
+    m.course = Number.isFinite(position.course) ? position.course : 0;
+    m.acc = accuracyPx0(position.accuracy, latitude);
+    if (moved) this.place(entry, now);
+    this.enqueue(entry);
+    this.note(position.id, entry.marker.id, now);
+    if (moved) this.onSelectedMoved(entry);
+  }
+
+  private upsert(id: number, device: Device | undefined, position: Position | undefined, now: number): void {
     const marker = markerOf(device, position);
     if (!marker) {
-      if (entry) this.remove(id);
+      this.remove(id);
       return;
     }
+    let entry = this.entries.get(id);
+    const label = labelOf(marker, this.prefs);
     if (!entry) {
-      const shown: [number, number] = [marker.longitude, marker.latitude];
-      this.entries.set(id, { marker, device, position: position!, shown, anim: null });
-      this.pendingRemove.delete(id);
-      this.pendingUpdate.delete(id);
-      this.pendingAdd.set(id, toFeature(marker));
-      this.note(position!.id);
-      this.onSelectedMoved(id, marker);
-      return;
-    }
-    const before = entry.marker;
-    entry.marker = marker;
-    entry.device = device;
-    const positionChanged = entry.position !== position;
-    entry.position = position!;
-    const props = changedProperties(before, marker);
-    const to: [number, number] = [marker.longitude, marker.latitude];
-    const isMove = moved(before, marker);
-    const added = this.pendingAdd.get(id);
-    if (added) {
-      // Not sent yet: send the newest state instead.
-      this.pendingAdd.set(id, toFeature(marker));
-      entry.shown = to;
+      entry = { marker, device: device!, position: position!, x: 0, y: 0, shown: false, label, anim: null, drawnX: NaN, drawnY: NaN };
+      this.entries.set(id, entry);
+      entry.x = lonToX(marker.longitude);
+      entry.y = latToY(marker.latitude);
     } else {
-      if (isMove) {
-        if (this.shouldAnimate(entry.shown, to)) {
-          entry.anim = { from: entry.shown, to, start: now, positionId: position!.id };
-          this.animating.add(id);
-        } else {
-          entry.anim = null;
-          this.animating.delete(id);
-          entry.shown = to;
-          this.update(id).geometry = to;
-        }
-      }
-      if (props.length > 0) {
-        const update = this.update(id);
-        update.props ??= new Map();
-        for (const { key, value } of props) update.props.set(key, value);
-      }
+      const moved = entry.marker.latitude !== marker.latitude || entry.marker.longitude !== marker.longitude;
+      entry.marker = marker;
+      entry.device = device!;
+      entry.position = position!;
+      entry.label = label;
+      if (moved) this.place(entry, now);
     }
-    // An animated move counts as drawn when the marker arrives (see stepAnimations).
-    if (positionChanged && !entry.anim) this.note(position!.id);
-    if (isMove) this.onSelectedMoved(id, marker);
+    this.setShown(entry, true);
+    this.note(position!.id, id, now);
+    this.onSelectedMoved(entry);
   }
 
-  /** Positions of the next update, kept only while a probe listens. */
-  private note(positionId: number): void {
-    if (this.probe) this.pendingPositionIds.push(positionId);
+  /** New world point of a moved vehicle, animated when it is drawn as a single in a close view. */
+  private place(entry: Entry, now: number): void {
+    const x = lonToX(entry.marker.longitude);
+    const y = latToY(entry.marker.latitude);
+    if (Number.isFinite(entry.drawnX) && this.map.getZoom() >= ANIMATE_MIN_ZOOM && (this.items?.n ?? Infinity) <= ANIMATE_MAX_IN_VIEW) {
+      const from = this.currentPoint(entry, now);
+      entry.anim = { fx: from[0], fy: from[1], start: now };
+      this.animating.add(entry.marker.id);
+    } else {
+      entry.anim = null;
+      this.animating.delete(entry.marker.id);
+    }
+    entry.x = x;
+    entry.y = y;
   }
 
-  private update(id: number): PendingUpdate {
-    let update = this.pendingUpdate.get(id);
-    if (!update) this.pendingUpdate.set(id, (update = {}));
-    return update;
+  private setShown(entry: Entry, force = false): void {
+    const shown = !this.allowed || this.allowed.has(entry.marker.id);
+    if (shown === entry.shown && !force) return;
+    entry.shown = shown;
+    this.enqueue(entry);
+  }
+
+  private enqueue(entry: Entry): void {
+    this.qIds.push(entry.marker.id);
+    this.qX.push(entry.x);
+    this.qY.push(entry.y);
+    this.qFlags.push((entry.shown ? SHOWN : 0) | (entry.marker.status === 'online' ? ONLINE : 0));
   }
 
   private remove(id: number): void {
     if (!this.entries.delete(id)) return;
     this.animating.delete(id);
-    this.pendingUpdate.delete(id);
-    if (!this.pendingAdd.delete(id)) this.pendingRemove.add(id);
+    this.qRemove.push(id);
   }
 
-  private shouldAnimate(from: [number, number], to: [number, number]): boolean {
-    if (this.entries.size > ANIMATE_MAX_TOTAL || this.map.getZoom() < ANIMATE_MIN_ZOOM) return false;
-    const bounds = this.map.getBounds();
-    if (!inside(bounds, from) && !inside(bounds, to)) return false;
+  private note(positionId: number, deviceId: number, appliedAt: number): void {
+    if (this.probe) this.probePending.push({ positionId, deviceId, seq: this.seq + 1, appliedAt });
+  }
+
+  /** Sends the queue now if nothing went out in this frame, else in the next frame. */
+  private queued(): void {
+    if (this.qIds.length === 0 && this.qRemove.length === 0) return;
+    if (!this.sentThisFrame) this.send();
+    else this.sendFrame ??= requestAnimationFrame(() => {
+      this.sendFrame = null;
+      this.send();
+    });
+    // Single vehicles in view move at once, without waiting for the worker.
+    this.invalidate();
+  }
+
+  private send(): void {
+    if (this.destroyed || (this.qIds.length === 0 && this.qRemove.length === 0)) return;
+    this.seq++;
+    const ids = Int32Array.from(this.qIds);
+    const x = Float64Array.from(this.qX);
+    const y = Float64Array.from(this.qY);
+    const flags = Uint8Array.from(this.qFlags);
+    const remove = this.qRemove.length ? Int32Array.from(this.qRemove) : undefined;
+    this.qIds = [];
+    this.qX = [];
+    this.qY = [];
+    this.qFlags = [];
+    this.qRemove = [];
+    this.passPending = true;
+    this.channel.post({ type: 'update', seq: this.seq, ids, x, y, flags, remove }, [ids.buffer, x.buffer, y.buffer, flags.buffer, ...(remove ? [remove.buffer] : [])]);
+    this.sentThisFrame = true;
+    // The frame gate opens again in the next animation frame.
+    requestAnimationFrame(() => (this.sentThisFrame = false));
+  }
+
+  // ---- camera → worker view ----
+
+  /** The camera moves: MapLibre's render event redraws the vehicles; the worker gets the new view now and then. */
+  private readonly onMove = () => {
     const now = performance.now();
-    if (now - this.inViewCheckedAt > 500) {
-      this.inViewCheckedAt = now;
-      let count = 0;
-      for (const entry of this.entries.values()) if (inside(bounds, entry.shown)) count++;
-      this.inViewCount = count;
+    if (now - this.lastViewAt >= Math.max(MOVE_PASS_MS, this.lastPassMs * 2)) this.sendView();
+    else this.viewTimer ??= setTimeout(() => {
+      this.viewTimer = null;
+      this.sendView();
+    }, MOVE_PASS_MS);
+  };
+
+  private readonly onMoveEnd = () => this.sendView(true);
+
+  private sendView(force = false): void {
+    if (this.destroyed) return;
+    if (this.viewTimer !== null && force) {
+      clearTimeout(this.viewTimer);
+      this.viewTimer = null;
     }
-    return this.inViewCount <= ANIMATE_MAX_IN_VIEW;
+    this.lastViewAt = performance.now();
+    const { cx, cy, zoom } = this.camera();
+    const worldPx = TILE_PX * 2 ** zoom;
+    const halfW = ((this.cssW / 2) * (1 + 2 * VIEW_MARGIN)) / worldPx;
+    const halfH = ((this.cssH / 2) * (1 + 2 * VIEW_MARGIN)) / worldPx;
+    this.viewSeq++;
+    this.passPending = true;
+    this.channel.post({
+      type: 'view', viewSeq: this.viewSeq,
+      view: { cx, cy, halfW: Math.min(halfW, 0.5), halfH: Math.min(halfH, 0.5), zoom, cluster: this.prefs.clustered, clusterMaxZoom: CLUSTER_MAX_ZOOM },
+    });
   }
 
-  private stepAnimations(now: number): void {
-    for (const id of this.animating) {
-      const entry = this.entries.get(id);
-      const anim = entry?.anim;
-      if (!entry || !anim) {
-        this.animating.delete(id);
-        continue;
-      }
-      const t = Math.min(1, (now - anim.start) / MOVE_ANIMATION_MS);
-      const k = t < 1 ? 1 - (1 - t) * (1 - t) : 1;
-      entry.shown = t >= 1 ? anim.to : [anim.from[0] + (anim.to[0] - anim.from[0]) * k, anim.from[1] + (anim.to[1] - anim.from[1]) * k];
-      this.update(id).geometry = entry.shown;
-      if (t >= 1) {
-        this.note(anim.positionId);
-        entry.anim = null;
-        this.animating.delete(id);
-      }
-    }
+  private camera(): { cx: number; cy: number; zoom: number } {
+    const c = this.map.getCenter();
+    return { cx: lonToX(c.lng), cy: latToY(c.lat), zoom: this.map.getZoom() };
   }
 
-  /** Sends what is pending as one diff, unless the previous one is still being processed. */
-  private flush(): void {
-    if (this.inFlight) return;
-    if (this.pendingAdd.size === 0 && this.pendingRemove.size === 0 && this.pendingUpdate.size === 0) return;
-    this.lastFlushAt = performance.now();
-    const source = this.map.getSource<GeoJSONSource>(DEVICES_SOURCE);
-    if (!source) return;
-    const diff: GeoJSONSourceDiff = {};
-    if (this.pendingAdd.size) diff.add = [...this.pendingAdd.values()] as GeoJSONSourceDiff['add'];
-    if (this.pendingRemove.size) diff.remove = [...this.pendingRemove];
-    if (this.pendingUpdate.size) {
-      const update: NonNullable<GeoJSONSourceDiff['update']> = [];
-      for (const [id, u] of this.pendingUpdate) {
-        update.push({
-          id,
-          ...(u.geometry ? { newGeometry: { type: 'Point', coordinates: u.geometry } } : {}),
-          ...(u.props ? { addOrUpdateProperties: [...u.props].map(([key, value]) => ({ key, value })) } : {}),
-        });
-      }
-      diff.update = update;
+  private onItems(m: FromWorker): void {
+    if (this.destroyed) return;
+    this.items = m.items;
+    this.itemsSeq = m.seq;
+    this.lastPassMs = m.ms;
+    this.passPending = m.seq < this.seq || m.viewSeq < this.viewSeq;
+    this.invalidate();
+  }
+
+  // ---- drawing ----
+
+  private invalidate(): void {
+    this.dirty = true;
+    this.drawFrame ??= requestAnimationFrame(() => {
+      this.drawFrame = null;
+      if (this.dirty || this.animating.size > 0) this.draw();
+    });
+  }
+
+  /** MapLibre drew a frame (camera moves, trail): the vehicles follow in the same frame. */
+  private readonly onRender = () => this.draw();
+
+  private readonly onResize = () => {
+    this.resize();
+    this.sendView(true);
+    this.invalidate();
+  };
+
+  private resize(): void {
+    const container = this.map.getContainer();
+    this.cssW = container.clientWidth;
+    this.cssH = container.clientHeight;
+    this.dpr = Math.min(window.devicePixelRatio || 1, 2);
+    this.canvas.width = Math.max(1, Math.round(this.cssW * this.dpr));
+    this.canvas.height = Math.max(1, Math.round(this.cssH * this.dpr));
+    this.canvas.style.width = `${this.cssW}px`;
+    this.canvas.style.height = `${this.cssH}px`;
+  }
+
+  private currentPoint(entry: Entry, now: number): [number, number] {
+    const a = entry.anim;
+    if (!a) return [entry.x, entry.y];
+    const t = Math.min(1, (now - a.start) / MOVE_ANIMATION_MS);
+    if (t >= 1) {
+      entry.anim = null;
+      this.animating.delete(entry.marker.id);
+      return [entry.x, entry.y];
     }
-    this.pendingAdd.clear();
-    this.pendingRemove.clear();
-    this.pendingUpdate.clear();
-    const flight: Flight = { positionIds: this.pendingPositionIds, appliedAt: performance.now(), tileLoadsAtSend: this.deviceTileLoads, done: false };
-    this.pendingPositionIds = [];
-    this.inFlight = true;
-    // The next update waits until this one is on screen (worker done, tiles rebuilt, frame
-    // drawn): sending earlier would restart the tile rebuild and nothing would ever be drawn.
-    const finish = () => {
-      flight.done = true;
-      this.flights.push(flight);
-      this.map.triggerRepaint();
-      this.flightTimer = setTimeout(() => this.landed(), FLIGHT_TIMEOUT_MS);
+    const k = 1 - (1 - t) * (1 - t);
+    return [a.fx + (entry.x - a.fx) * k, a.fy + (entry.y - a.fy) * k];
+  }
+
+  private draw(): void {
+    this.dirty = false;
+    const ctx = this.ctx;
+    const items = this.items;
+    if (!ctx || this.destroyed) return;
+    const now = performance.now();
+    const { cx, cy, zoom } = this.camera();
+    const worldPx = TILE_PX * 2 ** zoom;
+    const halfW = this.cssW / 2;
+    const halfH = this.cssH / 2;
+    const sx = (x: number) => {
+      let dx = x - cx;
+      if (dx > 0.5) dx -= 1;
+      else if (dx < -0.5) dx += 1;
+      return dx * worldPx + halfW;
     };
-    source.updateData(diff).then(finish, (error: unknown) => {
-      // A source without ids for its features cannot take a diff: rebuild it once from the markers.
-      console.warn('map: incremental update failed, rebuilding the devices source', error);
-      void source
-        .setData({ type: 'FeatureCollection', features: [...this.entries.values()].map((e) => toFeature(e.marker, e.shown)) })
-        .then(finish, finish);
-    });
-  }
-
-  private readonly onSourceData = (e: { sourceId?: string; tile?: unknown }) => {
-    if (e.sourceId === DEVICES_SOURCE && e.tile) this.deviceTileLoads++;
-  };
-
-  /** A flight is drawn in the first frame after its tiles were rebuilt and the source is complete. */
-  private readonly onRender = () => {
-    if (this.flights.length === 0) return;
-    if (!this.map.isSourceLoaded(DEVICES_SOURCE)) return;
-    const drawnAt = performance.now();
-    const keep: Flight[] = [];
-    for (const f of this.flights) {
-      if (f.done && this.deviceTileLoads > f.tileLoadsAtSend) this.drawn(f, drawnAt);
-      else keep.push(f);
+    const sy = (y: number) => (y - cy) * worldPx + halfH;
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.clearRect(0, 0, this.cssW, this.cssH);
+    const frame: DrawnFrame = { clusters: [], icons: [], dots: 0, labels: [], rings: 0, precision: 0, selected: null };
+    const hits: Hit[] = [];
+    const drawnSingles = new Set<number>();
+    if (items) {
+      const prefs = this.prefs;
+      const icons = prefs.clustered || zoom >= ICON_MIN_ZOOM;
+      const pad = 60;
+      const singles: Array<{ e: Entry; x: number; y: number }> = [];
+      for (let i = 0; i < items.n; i++) {
+        if (items.count[i] !== 1) continue;
+        const e = this.entries.get(items.id[i]!);
+        if (!e || !e.shown) continue;
+        const [wx, wy] = this.currentPoint(e, now);
+        const x = sx(wx);
+        const y = sy(wy);
+        e.drawnX = wx;
+        e.drawnY = wy;
+        if (x < -pad || y < -pad || x > this.cssW + pad || y > this.cssH + pad) continue;
+        singles.push({ e, x, y });
+        drawnSingles.add(e.marker.id);
+      }
+      // Accuracy circles under everything.
+      if (prefs.precision) {
+        ctx.fillStyle = 'rgba(245,184,0,0.16)';
+        ctx.strokeStyle = '#d29a00';
+        ctx.lineWidth = 1;
+        for (const s of singles) {
+          const r = s.e.marker.acc * 2 ** zoom;
+          if (!(r > 0.5)) continue;
+          ctx.beginPath();
+          ctx.arc(s.x, s.y, r, 0, Math.PI * 2);
+          ctx.fill();
+          ctx.stroke();
+          frame.precision++;
+        }
+      }
+      // Clusters.
+      for (let i = 0; i < items.n; i++) {
+        const count = items.count[i]!;
+        if (count < 2) continue;
+        const x = sx(items.x[i]!);
+        const y = sy(items.y[i]!);
+        const r = count < 10 ? 17 : count < 100 ? 21 : count < 1000 ? 25 : 29;
+        if (x < -r || y < -r || x > this.cssW + r || y > this.cssH + r) continue;
+        const share = items.online[i]! / count;
+        ctx.beginPath();
+        ctx.arc(x, y, r, 0, Math.PI * 2);
+        ctx.fillStyle = share >= 0.75 ? STATUS_COLORS.online : share >= 0.35 ? STATUS_COLORS.unknown : STATUS_COLORS.offlineCluster;
+        ctx.globalAlpha = 0.9;
+        ctx.fill();
+        ctx.lineWidth = 3;
+        ctx.strokeStyle = '#ffffff';
+        ctx.stroke();
+        ctx.globalAlpha = 1;
+        ctx.fillStyle = '#ffffff';
+        ctx.font = '700 12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(abbreviate(count), x, y + 0.5);
+        frame.clusters.push({ count, online: items.online[i]! });
+        hits.push({ x, y, r, id: items.id[i]!, count, wx: items.x[i]!, wy: items.y[i]! });
+      }
+      // Single vehicles: selection, status ring, icon (rotated by course), then labels on top.
+      const selected = this.focus.selectedId;
+      const half = ICON_PX / 2;
+      if (!icons) {
+        for (const s of singles) {
+          const status = s.e.marker.status;
+          const r = Math.max(3, Math.min(6, 3 + ((zoom - 2) * 3) / (ICON_MIN_ZOOM - 2)));
+          ctx.beginPath();
+          ctx.arc(s.x, s.y, r, 0, Math.PI * 2);
+          ctx.fillStyle = STATUS_COLORS[status];
+          ctx.fill();
+          ctx.lineWidth = 1.5;
+          ctx.strokeStyle = '#ffffff';
+          ctx.stroke();
+          frame.dots++;
+          hits.push({ x: s.x, y: s.y, r: 8, id: s.e.marker.id, count: 1, wx: s.e.x, wy: s.e.y });
+        }
+      } else {
+        ctx.imageSmoothingEnabled = true;
+        ctx.imageSmoothingQuality = 'high';
+        for (const s of singles) {
+          const m = s.e.marker;
+          if (m.id === selected) {
+            ctx.beginPath();
+            ctx.arc(s.x, s.y, 26, 0, Math.PI * 2);
+            ctx.fillStyle = 'rgba(5,167,227,0.22)';
+            ctx.fill();
+            ctx.lineWidth = 2;
+            ctx.strokeStyle = '#05a7e3';
+            ctx.stroke();
+            frame.selected = m.id;
+          }
+          if (prefs.status) {
+            ctx.beginPath();
+            ctx.arc(s.x, s.y, 23, 0, Math.PI * 2);
+            ctx.fillStyle = 'rgba(255,255,255,0.35)';
+            ctx.fill();
+            ctx.lineWidth = 3;
+            ctx.strokeStyle = STATUS_COLORS[m.status];
+            ctx.stroke();
+            frame.rings++;
+          }
+          const image = this.images.icon(m.icon);
+          if (image?.source) {
+            const angle = (m.course * Math.PI) / 180;
+            if (angle) {
+              ctx.save();
+              ctx.translate(s.x, s.y);
+              ctx.rotate(angle);
+              ctx.drawImage(image.source, -half, -half, ICON_PX, ICON_PX);
+              ctx.restore();
+            } else {
+              ctx.drawImage(image.source, s.x - half, s.y - half, ICON_PX, ICON_PX);
+            }
+          }
+          frame.icons.push(m.id);
+          hits.push({ x: s.x, y: s.y, r: 20, id: m.id, count: 1, wx: s.e.x, wy: s.e.y });
+        }
+        if (prefs.name || prefs.plate) this.drawLabels(ctx, singles, frame);
+      }
     }
-    this.flights = keep;
-  };
-
-  /** Updates that touched no visible tile are drawn (they were never going to change a pixel). */
-  private readonly onIdle = () => {
-    if (this.flights.length === 0) return;
-    const now = performance.now();
-    for (const f of this.flights) if (f.done) this.drawn(f, now);
-    this.flights = this.flights.filter((f) => !f.done);
-  };
-
-  private drawn(flight: Flight, at: number): void {
-    this.probe?.drawn(flight.positionIds, flight.appliedAt, at);
-    this.landed();
+    this.hits = hits;
+    this.lastDrawn = frame;
+    this.afterDraw(drawnSingles);
+    if (this.animating.size > 0) this.invalidate();
+    if (this.isSettled() && this.settleWaiters.length) {
+      const waiters = this.settleWaiters;
+      this.settleWaiters = [];
+      for (const w of waiters) w();
+    }
   }
 
-  private landed(): void {
-    if (this.flightTimer !== null) clearTimeout(this.flightTimer);
-    this.flightTimer = null;
-    this.inFlight = false;
-    this.schedule();
+  /** Name/plate pills under the icons; a label overlapping one already drawn is left out (as the older layer did). */
+  private drawLabels(ctx: CanvasRenderingContext2D, singles: Array<{ e: Entry; x: number; y: number }>, frame: DrawnFrame): void {
+    ctx.font = '600 12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    const placed: Array<[number, number, number, number]> = [];
+    for (const s of singles) {
+      if (placed.length >= MAX_LABELS) break;
+      const text = s.e.label;
+      if (!text) continue;
+      let w = this.labelWidths.get(text);
+      if (w === undefined) {
+        w = Math.ceil(ctx.measureText(text).width) + 12;
+        if (this.labelWidths.size > 5_000) this.labelWidths.clear();
+        this.labelWidths.set(text, w);
+      }
+      const x = s.x - w / 2;
+      const y = s.y + 24;
+      if (placed.some(([px, py, pw, ph]) => x < px + pw && x + w > px && y < py + ph && y + 20 > py)) continue;
+      placed.push([x, y, w, 20]);
+      ctx.beginPath();
+      ctx.roundRect(x + 0.5, y + 0.5, w - 1, 19, 6);
+      ctx.fillStyle = 'rgba(255,255,255,0.94)';
+      ctx.fill();
+      ctx.lineWidth = 1;
+      ctx.strokeStyle = 'rgba(15,23,42,0.35)';
+      ctx.stroke();
+      ctx.fillStyle = '#0f172a';
+      ctx.fillText(text, x + 6, y + 10.5);
+      frame.labels.push(text);
+    }
   }
 
-  /** Long animation frames (Chromium) or long tasks elsewhere: how busy the main thread is. */
-  private observeLoad(): void {
-    if (typeof PerformanceObserver === 'undefined') return;
-    const types = PerformanceObserver.supportedEntryTypes ?? [];
-    const type = types.includes('long-animation-frame') ? 'long-animation-frame' : types.includes('longtask') ? 'longtask' : null;
-    if (!type) return;
-    this.loadObserver = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) this.frameLoad.push({ end: e.startTime + e.duration, duration: e.duration });
+  /** Positions shown by this frame are reported in the next animation frame (when they are on screen). */
+  private afterDraw(drawnSingles: Set<number>): void {
+    if (!this.probe || this.probePending.length === 0) return;
+    const keep: PendingProbe[] = [];
+    for (const p of this.probePending) {
+      if (p.seq <= this.itemsSeq || drawnSingles.has(p.deviceId)) this.probeReady.push(p);
+      else keep.push(p);
+    }
+    this.probePending = keep;
+    if (this.probeReady.length === 0) return;
+    this.probeFrame ??= requestAnimationFrame(() => {
+      this.probeFrame = null;
+      const ready = this.probeReady;
+      this.probeReady = [];
+      const drawnAt = performance.now();
+      // One call per hand-over time keeps the probe's contract (ids applied together).
+      const byApplied = new Map<number, number[]>();
+      for (const p of ready) {
+        const list = byApplied.get(p.appliedAt);
+        if (list) list.push(p.positionId);
+        else byApplied.set(p.appliedAt, [p.positionId]);
+      }
+      for (const [appliedAt, ids] of byApplied) this.probe?.drawn(ids, appliedAt, drawnAt);
     });
-    this.loadObserver.observe({ type, buffered: false });
   }
 
-  /** The least interval to use now: longer while the main thread is over its budget. */
-  private adaptInterval(): number {
-    const now = performance.now();
-    const from = now - BUSY_WINDOW_MS;
-    while (this.frameLoad.length > 0 && this.frameLoad[0]!.end < from) this.frameLoad.shift();
-    let busy = 0;
-    for (const f of this.frameLoad) busy += Math.min(f.duration, f.end - from);
-    const load = busy / BUSY_WINDOW_MS;
-    if (load > BUSY_TARGET) this.intervalMs = Math.min(MAX_FLUSH_INTERVAL_MS, this.intervalMs * 1.3);
-    else if (load < BUSY_TARGET * 0.6) this.intervalMs = Math.max(this.minFlushIntervalMs, this.intervalMs / 1.3);
-    return this.intervalMs;
+  // ---- pointer ----
+
+  private hitAt(x: number, y: number): Hit | null {
+    // Topmost first: singles are drawn after clusters.
+    for (let i = this.hits.length - 1; i >= 0; i--) {
+      const h = this.hits[i]!;
+      if ((h.x - x) ** 2 + (h.y - y) ** 2 <= h.r * h.r) return h;
+    }
+    return null;
   }
 
-  private readonly onMoveEnd = () => {
-    this.inViewCheckedAt = -Infinity;
+  private readonly onClick = (e: MapMouseEvent) => {
+    const hit = this.hitAt(e.point.x, e.point.y);
+    if (!hit) return;
+    if (hit.count > 1) {
+      this.map.easeTo({ center: [xToLon(hit.wx), yToLat(hit.wy)], zoom: Math.min(CLUSTER_MAX_ZOOM + 1, this.map.getZoom() + 2) });
+    } else {
+      selectDevice(hit.id);
+    }
+  };
+
+  private readonly onMouseMove = (e: MapMouseEvent) => {
+    const pointer = this.hitAt(e.point.x, e.point.y) !== null;
+    const style = this.map.getCanvas().style;
+    if (pointer && style.cursor !== 'pointer') style.cursor = 'pointer';
+    else if (!pointer && style.cursor === 'pointer') style.cursor = '';
   };
 
   private readonly onDragStart = () => stopFollowing();
@@ -449,12 +749,12 @@ export class DeviceLayer {
   private onFocus(focus: MapFocus, initial = false): void {
     const previous = this.focus;
     this.focus = focus;
+    this.invalidate();
     if (previous.selectedId !== focus.selectedId || initial) {
       this.trail = [];
       const entry = focus.selectedId !== null ? this.entries.get(focus.selectedId) : undefined;
       if (entry) this.trail.push([entry.marker.longitude, entry.marker.latitude]);
       this.drawTrail();
-      if (this.map.getLayer('devices-selected')) this.map.setFilter('devices-selected', ['==', ['id'], focus.selectedId ?? -1]);
     }
     if (focus.selectedId === null) return;
     const entry = this.entries.get(focus.selectedId);
@@ -467,9 +767,9 @@ export class DeviceLayer {
     }
   }
 
-  private onSelectedMoved(id: number, marker: Marker): void {
-    if (id !== this.focus.selectedId) return;
-    const point: [number, number] = [marker.longitude, marker.latitude];
+  private onSelectedMoved(entry: Entry): void {
+    if (entry.marker.id !== this.focus.selectedId) return;
+    const point: [number, number] = [entry.marker.longitude, entry.marker.latitude];
     const last = this.trail[this.trail.length - 1];
     if (!last || last[0] !== point[0] || last[1] !== point[1]) {
       this.trail.push(point);
@@ -489,6 +789,16 @@ export class DeviceLayer {
   }
 }
 
-function inside(bounds: LngLatBounds, [lon, lat]: [number, number]): boolean {
-  return lon >= bounds.getWest() && lon <= bounds.getEast() && lat >= bounds.getSouth() && lat <= bounds.getNorth();
+/** The label of a vehicle for the name/plate preferences ('' = none). */
+export function labelOf(m: Pick<Marker, 'name' | 'plate'>, prefs: Pick<MapPrefs, 'name' | 'plate'>): string {
+  const plate = m.plate || NO_PLATE;
+  const text = prefs.name && prefs.plate ? (m.name ? `${m.name} - ${plate}` : plate) : prefs.name ? m.name : prefs.plate ? plate : '';
+  return text.length > 32 ? `${text.slice(0, 31)}…` : text;
+}
+
+/** 1234 → 1.2k, 15000 → 15k (as MapLibre's point_count_abbreviated). */
+export function abbreviate(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 10_000) return `${Math.round(count / 100) / 10}k`;
+  return `${Math.round(count / 1000)}k`;
 }

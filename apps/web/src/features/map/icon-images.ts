@@ -1,15 +1,12 @@
-// Map images of the devices layer, made on demand and kept in a 100-entry LRU cache (spec §9):
-//   icon:<category>:<h|s|b>:<h|s|b> a vehicle icon (features/map-icons) in the device colours,
-//   count:<text>                     the number on a cluster circle (no glyph fonts offline),
-//   label:<text>                     a name/plate label (label-image.ts).
-// Icons are rasterised with Path2D from the icons' SVG path data, at the screen's pixel ratio.
-// The categories preloaded at start-up (default, car, truck, motorcycle, bus) are drawn when
-// the map loads. Icons evicted from the cache are removed from the map too (in batches, so one
-// still on screen is not redrawn every frame); a marker still showing one asks for it again.
-import type { Map as MapLibre } from 'maplibre-gl';
+// Vehicle icons for the devices layer, made on demand and kept in a 100-entry LRU cache (spec §9):
+//   icon:<category>:<h|s|b>:<h|s|b> a vehicle icon (features/map-icons) in the device colours.
+// Icons are rasterised with Path2D from the icons' SVG path data at 1.5× the screen's pixel
+// ratio (they are drawn rotated, and the extra resolution keeps them crisp), then turned into an
+// ImageBitmap for the canvas overlay (until the bitmap is ready the canvas itself is drawn).
+// The categories preloaded at start-up (default, car, truck, motorcycle, bus) are drawn when the
+// layer starts. An icon evicted from the cache is simply made again when a marker needs it.
 import { categoryOf, FIXED_COLORS, ICON_GRID, ICONS, OUTLINE, type Category } from '../map-icons/icons.ts';
 import { bodyColor, extraColor, hsbKey, parseHsb } from './colors.ts';
-import { drawLabel } from './label-image.ts';
 import { LruCache } from './lru.ts';
 
 export const IMAGE_CACHE_SIZE = 100;
@@ -22,6 +19,8 @@ export interface RasterImage {
   height: number;
   data: Uint8ClampedArray;
   pixelRatio: number;
+  /** What the overlay draws: the canvas, replaced by an ImageBitmap once the browser made one. */
+  source?: CanvasImageSource;
 }
 
 export const iconImageId = (category: string | null | undefined, color?: unknown, extra?: unknown) =>
@@ -70,7 +69,11 @@ export function drawIcon(category: Category, color: string, extra: string, ratio
     }
   }
   const image = ctx.getImageData(0, 0, size, size);
-  return { width: size, height: size, data: image.data, pixelRatio: ratio };
+  const raster: RasterImage = { width: size, height: size, data: image.data, pixelRatio: ratio, source: canvas };
+  if (typeof createImageBitmap === 'function') {
+    createImageBitmap(canvas).then((bitmap) => (raster.source = bitmap), () => undefined);
+  }
+  return raster;
 }
 
 /** A cluster count in white bold text (the circle itself is a circle layer). */
@@ -93,24 +96,18 @@ export function drawCount(text: string, ratio = Math.min(window.devicePixelRatio
   return { width: image.width, height: image.height, data: image.data, pixelRatio: ratio };
 }
 
-/** Makes the map's images on request, with the icon LRU. */
+/** Vehicle icons on request, with the LRU cache. */
 export class ImageRegistry {
   readonly icons: LruCache<string, RasterImage>;
-  private map: MapLibre | null = null;
-  private readonly evicted = new Set<string>();
 
   constructor(capacity = IMAGE_CACHE_SIZE) {
-    this.icons = new LruCache<string, RasterImage>(capacity, (id) => {
-      // Removing at once could thrash (an icon still on screen is asked for again in the next
-      // frame): evicted icons leave the map in one go once enough of them have piled up.
-      this.evicted.add(id);
-      if (this.evicted.size >= capacity) this.dropEvicted();
+    this.icons = new LruCache<string, RasterImage>(capacity, (_id, image) => {
+      if (typeof ImageBitmap !== 'undefined' && image.source instanceof ImageBitmap) image.source.close();
     });
   }
 
-  attach(map: MapLibre): void {
-    this.map = map;
-    map.setMissingStyleImageResolver((id) => this.provide(id));
+  /** Draws the spec's preloaded categories (default colours) into the cache. */
+  preload(): void {
     for (const category of PRELOADED) this.icon(iconImageId(category));
   }
 
@@ -123,20 +120,5 @@ export class ImageRegistry {
     const image = drawIcon(parts.category, parts.color, parts.extra);
     if (image) this.icons.set(id, image);
     return image;
-  }
-
-  private dropEvicted(): void {
-    for (const id of this.evicted) if (!this.icons.has(id) && this.map?.hasImage(id)) this.map.removeImage(id);
-    this.evicted.clear();
-  }
-
-  private provide(id: string): void {
-    const map = this.map;
-    if (!map || map.hasImage(id)) return;
-    let image: RasterImage | null = null;
-    if (id.startsWith('icon:')) image = this.icon(id);
-    else if (id.startsWith('count:')) image = drawCount(id.slice('count:'.length));
-    else if (id.startsWith('label:')) image = drawLabel(id.slice('label:'.length));
-    if (image) map.addImage(id, { width: image.width, height: image.height, data: image.data }, { pixelRatio: image.pixelRatio });
   }
 }

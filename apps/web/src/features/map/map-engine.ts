@@ -5,12 +5,10 @@
 import { AttributionControl, Map as MapLibre, NavigationControl, setWorkerUrl, type GeoJSONSource, type MapOptions } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import type { FeatureCollection, Point } from 'geojson';
-import { baseStyle, DEVICES_SOURCE, graticule, GRATICULE_SOURCE, gridStep, ICON_MIN_ZOOM, labelExpression } from './base-style.ts';
-import { DeviceLayer, SELECT_ZOOM, type DrawProbe, type LiveFeed, type VisibilityFeed } from './device-layer.ts';
-import { ImageRegistry } from './icon-images.ts';
+import type { FeatureCollection } from 'geojson';
+import { baseStyle, graticule, GRATICULE_SOURCE, gridStep } from './base-style.ts';
+import { DeviceLayer, SELECT_ZOOM, type DrawnFrame, type DrawProbe, type LiveFeed, type VisibilityFeed } from './device-layer.ts';
 import { boundsOf, FIT_MAX_ZOOM, MAX_ZOOM, MIN_ZOOM, validCoordinates, type InitialView } from './initial-view.ts';
-import { selectDevice } from './map-api.ts';
 import { getMapPrefs, subscribeMapPrefs, type MapPrefs } from './map-prefs.ts';
 
 setWorkerUrl(workerUrl);
@@ -29,16 +27,16 @@ export interface MapSetup {
 export interface MapTestHook {
   map: MapLibre;
   loaded(): boolean;
-  /** Resolves once the map has drawn everything it has (labels included). */
+  /** Resolves once the map is idle and the vehicle layer has drawn every update it was given. */
   idle(): Promise<void>;
-  /** The device markers as the map's source holds them now. */
+  /** The device markers as the vehicle layer holds them now. */
   markers(): Promise<Array<{ id: number; longitude: number; latitude: number; name: string; status: string; icon: string; course: number }>>;
-  /** Pixels of a map image (icons: `icon:<category>:<colour>:<extra>`), or null when the map has none. */
+  /** Pixels of a vehicle icon (`icon:<category>:<colour>:<extra>`), or null for an unknown id. */
   image(id: string): { width: number; height: number; data: number[] } | null;
   /** Icon ids in the image cache, least recently used first. */
   cachedIcons(): string[];
-  /** Clusters and single markers drawn now (rendered features of the devices layers). */
-  rendered(): { clusters: Array<{ count: number }>; icons: number[] };
+  /** What the vehicle layer's last frame drew: clusters, icons (device ids), dots, labels, rings, accuracy circles, selection. */
+  rendered(): DrawnFrame;
   /** Bench/test probe of which positions were drawn when. */
   setProbe(probe: DrawProbe | null): void;
 }
@@ -57,7 +55,6 @@ export class MapEngine {
   private loaded = false;
   private layer: DeviceLayer | null = null;
   private feed: { live: LiveFeed; visibility: VisibilityFeed | null } | null = null;
-  readonly images = new ImageRegistry();
   private prefs: MapPrefs = getMapPrefs();
   /** Fit the devices once they arrive (no user/server coordinates and no positions yet). */
   private fitPending: boolean;
@@ -95,7 +92,7 @@ export class MapEngine {
     const { view } = this.setup;
     const options: MapOptions = {
       container: this.element,
-      style: baseStyle(this.setup.tileUrl, this.prefs),
+      style: baseStyle(this.setup.tileUrl),
       minZoom: MIN_ZOOM,
       maxZoom: MAX_ZOOM,
       attributionControl: false,
@@ -104,17 +101,20 @@ export class MapEngine {
       // No symbol fade: with positions arriving all the time it would keep the map repainting.
       fadeDuration: 0,
       pitchWithRotate: false,
+      // The vehicle overlay projects north-up and flat (no bearing, no pitch): keep the map so.
+      touchPitch: false,
+      maxPitch: 0,
       ...(view.kind === 'center'
         ? { center: view.center, zoom: view.zoom }
         : { bounds: view.bounds, fitBoundsOptions: { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM } }),
     };
     const map = new MapLibre(options);
     this.map = map;
+    void import('./overlay-api.ts').then((o) => o.announceMap(map));
     map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
     map.addControl(new AttributionControl({ compact: this.setup.compactAttribution }), 'bottom-right');
-    // Icons, labels and cluster counts are drawn the first time a marker needs one (MapLibre 6
-    // asks this resolver); the category icons preloaded by the spec are drawn now.
-    this.images.attach(map);
+    map.touchZoomRotate.disableRotation();
+    map.keyboard.disableRotation();
     subscribeMapPrefs((prefs) => this.applyPrefs(prefs));
     map.on('error', (e) => {
       // Tiles that cannot be fetched (offline, blocked) leave the plain base visible: not an error.
@@ -136,27 +136,7 @@ export class MapEngine {
       this.startLayer();
       this.onLoad?.();
     });
-    // A click on a vehicle selects it (fly, follow, trail); on a cluster, zooms into it.
-    map.on('click', 'devices-icon', (e) => {
-      const id = e.features?.[0]?.id;
-      if (typeof id === 'number') selectDevice(id);
-    });
-    map.on('click', 'devices-dot', (e) => {
-      const id = e.features?.[0]?.id;
-      if (typeof id === 'number') selectDevice(id);
-    });
-    map.on('click', 'devices-cluster', (e) => {
-      const feature = e.features?.[0];
-      const clusterId = feature?.properties?.cluster_id as number | undefined;
-      const source = map.getSource<GeoJSONSource>(DEVICES_SOURCE);
-      if (clusterId === undefined || !source || feature?.geometry.type !== 'Point') return;
-      const center = feature.geometry.coordinates as [number, number];
-      source.getClusterExpansionZoom(clusterId).then((zoom) => map.easeTo({ center, zoom: zoom + 0.5 }), () => undefined);
-    });
-    for (const layerId of ['devices-icon', 'devices-dot', 'devices-cluster']) {
-      map.on('mouseenter', layerId, () => (map.getCanvas().style.cursor = 'pointer'));
-      map.on('mouseleave', layerId, () => (map.getCanvas().style.cursor = ''));
-    }
+    // Clicks on vehicles and clusters: device-layer.ts hit-tests what it drew.
   }
 
   /**
@@ -208,29 +188,14 @@ export class MapEngine {
 
   private startLayer(): void {
     if (this.layer || !this.map || !this.feed) return;
-    this.layer = new DeviceLayer(this.map, this.feed.live, this.feed.visibility, this.setup.selectZoom ?? SELECT_ZOOM);
+    this.layer = new DeviceLayer(this.map, this.feed.live, this.feed.visibility, this.setup.selectZoom ?? SELECT_ZOOM, this.prefs);
     this.maybeFit();
   }
 
-  /** Preferences changed: clustering on the source, layers shown, label texts. */
+  /** Preferences changed: the vehicle layer redraws with them (clustering, labels, rings, accuracy). */
   private applyPrefs(prefs: MapPrefs): void {
-    const before = this.prefs;
     this.prefs = prefs;
-    const map = this.map;
-    if (!map || !this.loaded) return;
-    const show = (id: string, on: boolean) => map.getLayer(id) && map.setLayoutProperty(id, 'visibility', on ? 'visible' : 'none');
-    if (before.clustered !== prefs.clustered) {
-      void map.getSource<GeoJSONSource>(DEVICES_SOURCE)?.setClusterOptions({ cluster: prefs.clustered });
-      show('devices-dot', !prefs.clustered);
-      for (const id of ['devices-selected', 'devices-status', 'devices-icon', 'devices-label']) {
-        if (map.getLayer(id)) map.setLayerZoomRange(id, prefs.clustered ? 0 : ICON_MIN_ZOOM, 24);
-      }
-    }
-    show('devices-status', prefs.status);
-    show('devices-precision', prefs.precision);
-    const label = labelExpression(prefs);
-    if (label) map.setLayoutProperty('devices-label', 'icon-image', label);
-    show('devices-label', label !== null);
+    this.layer?.setPrefs(prefs);
   }
 
   private maybeFit(): void {
@@ -264,31 +229,22 @@ export class MapEngine {
       loaded: () => this.loaded,
       idle: () =>
         new Promise<void>((resolve) => {
-          map.once('idle', () => resolve());
+          map.once('idle', () => {
+            const layer = self.layer;
+            if (layer) void layer.settled().then(resolve);
+            else resolve();
+          });
           map.triggerRepaint();
         }),
       async markers() {
-        const data = (await map.getSource<GeoJSONSource>(DEVICES_SOURCE)!.getData()) as FeatureCollection;
-        const layer = self.layer;
-        return data.features.map((f) => {
-          const [longitude, latitude] = (f.geometry as Point).coordinates as [number, number];
-          const id = Number(f.id);
-          return {
-            id, longitude, latitude, name: layer?.markerOf(id)?.name ?? '', status: String(f.properties?.status),
-            icon: String(f.properties?.icon), course: Number(f.properties?.course),
-          };
-        });
+        return (self.layer?.markers() ?? []).map(({ id, longitude, latitude, name, status, icon, course }) => ({ id, longitude, latitude, name, status, icon, course }));
       },
       image(id) {
-        const image = self.images.icon(id);
+        const image = self.layer?.images.icon(id);
         return image ? { width: image.width, height: image.height, data: Array.from(image.data) } : null;
       },
-      cachedIcons: () => self.images.icons.keys(),
-      rendered() {
-        const clusters = map.queryRenderedFeatures({ layers: ['devices-cluster'] }).map((f) => ({ count: Number(f.properties?.point_count) }));
-        const icons = map.queryRenderedFeatures({ layers: ['devices-icon'] }).map((f) => Number(f.id));
-        return { clusters, icons };
-      },
+      cachedIcons: () => self.layer?.images.icons.keys() ?? [],
+      rendered: () => self.layer?.drawn() ?? { clusters: [], icons: [], dots: 0, labels: [], rings: 0, precision: 0, selected: null },
       setProbe(probe) {
         if (self.layer) self.layer.probe = probe;
       },

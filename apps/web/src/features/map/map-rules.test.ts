@@ -61,13 +61,10 @@ describe('base style', () => {
     expect(tileUrlOf({ 'tarkan.tileUrl': 42 })).toBe(DEFAULT_TILE_URL);
   });
 
-  it('draws a plain base under the tiles and the markers above, with the OSM attribution', () => {
+  it('draws a plain base under the tiles and the trail above, with the OSM attribution (vehicles are the overlay\'s)', () => {
     const style = baseStyle(DEFAULT_TILE_URL);
-    expect(style.layers.map((l) => l.id)).toEqual([
-      'base', 'graticule', 'osm', 'trail', 'devices-precision', 'devices-cluster', 'devices-cluster-count', 'devices-dot',
-      'devices-selected', 'devices-status', 'devices-icon', 'devices-label',
-    ]);
-    expect(style.sources.devices).toMatchObject({ type: 'geojson', cluster: true, clusterRadius: 50, clusterMaxZoom: 14 });
+    expect(style.layers.map((l) => l.id)).toEqual(['base', 'graticule', 'osm', 'trail']);
+    expect(style.sources.devices).toBeUndefined();
     expect(style.sources.osm).toMatchObject({ type: 'raster', tiles: [DEFAULT_TILE_URL], tileSize: 256, attribution: OSM_ATTRIBUTION });
     expect(OSM_ATTRIBUTION).toBe('© OpenStreetMap contributors');
     // No glyphs or sprites: nothing in the style needs the network besides the tiles.

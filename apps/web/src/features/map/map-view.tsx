@@ -5,14 +5,17 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session-store.ts';
-import { useLive } from '../../live/live-store.ts';
+import { subscribePositions, useLive } from '../../live/live-store.ts';
 import { tileUrlOf } from './base-style.ts';
 import { initialView } from './initial-view.ts';
 import { MapPrefsControl } from './map-prefs-control.tsx';
 import type { LiveFeed, VisibilityFeed } from './device-layer.ts';
 import './map.css';
 
-/** The live store as the devices layer reads it. */
+/**
+ * The live store as the devices layer reads it: each batch of accepted positions (O(message)),
+ * and a full reconcile only when the devices change or the positions record is replaced.
+ */
 const liveFeed: LiveFeed = {
   devices: () => useLive.getState().devices,
   positions: () => useLive.getState().positions,
@@ -20,7 +23,21 @@ const liveFeed: LiveFeed = {
     useLive.subscribe((s, prev) => {
       if (s.devices !== prev.devices || s.positions !== prev.positions) listener(s.devices !== prev.devices, s.positions !== prev.positions);
     }),
+  subscribePositions,
 };
+
+/** True when some device has a position. Positions only grow between device changes, so a found one is kept. */
+let markerSeen: { devices: unknown; positions: unknown } | null = null;
+function anyMarker(s: { devices: Record<number, unknown>; positions: Record<number, unknown> }): boolean {
+  if (markerSeen && markerSeen.devices === s.devices && markerSeen.positions === s.positions) return true;
+  for (const id in s.positions) {
+    if (s.devices[Number(id)]) {
+      markerSeen = { devices: s.devices, positions: s.positions };
+      return true;
+    }
+  }
+  return false;
+}
 
 /**
  * The device list's filters (live/visible-devices.ts: getVisibleDeviceIds() → Set | null and
@@ -49,7 +66,8 @@ function LiveStatus({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation();
   const status = useLive((s) => s.status);
   const socket = useLive((s) => s.socket);
-  const hasMarkers = useLive((s) => Object.keys(s.positions).some((id) => s.devices[Number(id)]));
+  // Not Object.keys per store update: with a large fleet that is O(fleet) per socket message.
+  const hasMarkers = useLive(anyMarker);
   const [wasOpen, setWasOpen] = useState(false);
   if (socket === 'open' && !wasOpen) setWasOpen(true);
 
