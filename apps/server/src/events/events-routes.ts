@@ -1,0 +1,38 @@
+// GET /api/events/{id} (Traccar EventResource): one stored event, for a caller who sees its
+// device (administrators any). 404 when there is no such event; the usual device-access
+// refusal when its device is not visible (the event's existence is not hidden, like Traccar).
+import type { FastifyInstance } from 'fastify';
+import type { Event } from '@rastro/domain/entities';
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { EventTable } from '../storage/schema.ts';
+import { requireUser } from '../auth/authenticate.ts';
+import { accessDenied, notFound } from '../http/errors.ts';
+import { parseAttributes, toIso } from '../http/json.ts';
+import { pathId } from '../access/list-params.ts';
+
+export type EventRow = Selectable<EventTable>;
+
+export function eventToJson(row: EventRow): Event {
+  return {
+    id: Number(row.id),
+    type: row.type,
+    eventTime: toIso(Number(row.eventTime))!,
+    deviceId: Number(row.deviceId),
+    positionId: Number(row.positionId),
+    geofenceId: Number(row.geofenceId),
+    maintenanceId: Number(row.maintenanceId),
+    attributes: parseAttributes(row.attributes),
+  };
+}
+
+export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get<{ Params: { id: string } }>('/api/events/:id', async (req) => {
+    const user = requireUser(req);
+    const id = pathId(req.params.id);
+    const row = await ctx.storage.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('Event not found');
+    if (!(await ctx.visibility.canSeeDevice(user, Number(row.deviceId)))) throw accessDenied.device();
+    return eventToJson(row);
+  });
+}
