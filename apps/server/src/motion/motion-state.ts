@@ -270,6 +270,7 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
     this.startSeq = atSeq;
     this.maxBefore = 0;
     this.changed = true;
+    this.updateSettled(by);
     this.onChange(moving, at, by, closed);
   }
 

@@ -8,6 +8,7 @@ import { PositionWriter, type WriterOptions } from './position-writer.ts';
 import { SqliteWriteStore } from './sqlite-write-store.ts';
 import { defaultSteps } from './steps/index.ts';
 import { KyselyWriteStore, type WriteStore } from './write-store.ts';
+import { motionSteps } from '../motion/motion-step.ts';
 import { eventsEngine } from '../events/engine.ts';
 import { InactivityMonitor } from '../events/inactivity.ts';
 
@@ -49,11 +50,15 @@ export async function startProcessing(ctx: AppContext, options: ProcessingOption
   await events.start();
   const statusEvents = events.lookup.config('event.status.enable', false);
   const pipeline = new Pipeline(ctx, devices, writer, defaultSteps(events), statusEvents);
+  // Trips state machine: deviceMoving/deviceStopped and trip/stop segments (motion/), after the other steps.
+  const motion = motionSteps(ctx);
+  pipeline.steps.push(motion.step);
   const status = new StatusMonitor(devices, writer, ctx.config.statusTimeout * 1000, Date.now, statusEvents);
   status.start();
   const inactivity = new InactivityMonitor(ctx, devices, writer, events.lookup, events.lookup.config('event.inactivity.checkInterval', 900_000));
   inactivity.start();
   ctx.onClose.push(async () => {
+    motion.stop();
     inactivity.stop();
     events.stop();
     events.lookup.stop();

@@ -1,0 +1,127 @@
+// Reads behind the motion feature: the persisted machine state, the positions needed to put
+// a machine back where the live one was (the window before a change and the max speed of the
+// open segment), positions after a point, and stored segments — all keyset-paged over
+// (deviceId, fixTime, id) or (deviceId, closedTime, id), never a whole range at once.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, MotionSegmentTable } from '../storage/schema.ts';
+import type { PositionRow } from '../positions/position-json.ts';
+import type { MotionConfig } from './motion-state.ts';
+
+type Db = Kysely<Database>;
+
+export type SegmentRow = Selectable<MotionSegmentTable>;
+
+/** A place in a device's position order. */
+export interface PositionKey {
+  fixTime: number;
+  id: number;
+}
+
+export const MOTION_CHUNK = 2_000;
+
+const toNumber = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** Positions of a device after `after` (exclusive, or from `from` inclusive) up to `to` (fixTime, inclusive), in chunks. */
+export async function* positionsAfter(
+  db: Db, deviceId: number, after: PositionKey | null, from: number, to: number, until: PositionKey | null = null, chunkSize = MOTION_CHUNK,
+): AsyncGenerator<PositionRow[]> {
+  let cursor = after;
+  for (;;) {
+    let q = db.selectFrom('positions').selectAll().where('deviceId', '=', deviceId).where('fixTime', '<=', to);
+    if (cursor === null) q = q.where('fixTime', '>=', from);
+    else {
+      const c = cursor;
+      q = q.where('fixTime', '>=', c.fixTime).where((eb) => eb.or([eb('fixTime', '>', c.fixTime), eb('id', '>', c.id)]));
+    }
+    if (until) {
+      const u = until;
+      q = q.where((eb) => eb.or([eb('fixTime', '<', u.fixTime), eb.and([eb('fixTime', '=', u.fixTime), eb('id', '<=', u.id)])]));
+    }
+    const rows = (await q.orderBy('fixTime').orderBy('id').limit(chunkSize).execute()) as PositionRow[];
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < chunkSize) return;
+    const tail = rows[rows.length - 1]!;
+    cursor = { fixTime: tail.fixTime, id: tail.id };
+  }
+}
+
+export interface PrimeData {
+  moving: boolean;
+  start: PositionRow;
+  by: PositionRow;
+  /** Max speed from start to by (both included). */
+  maxSpeed: number;
+  /** Positions up to `by` covering minDuration before it (the newest older one included). */
+  window: PositionRow[];
+}
+
+/** What a machine needs to continue right after `byId` decided a change to `moving` at `startId`. */
+export async function primeData(db: Db, deviceId: number, config: MotionConfig, moving: boolean, startId: number, byId: number): Promise<PrimeData | null> {
+  const rows = (await db.selectFrom('positions').selectAll().where('id', 'in', startId === byId ? [startId] : [startId, byId])
+    .where('deviceId', '=', deviceId).execute()) as PositionRow[];
+  const start = rows.find((r) => Number(r.id) === startId);
+  const by = rows.find((r) => Number(r.id) === byId);
+  if (!start || !by) return null;
+  const notAfterBy = (q: ReturnType<typeof base>) =>
+    q.where((eb) => eb.or([eb('fixTime', '<', by.fixTime), eb.and([eb('fixTime', '=', by.fixTime), eb('id', '<=', by.id)])]));
+  const base = () => db.selectFrom('positions').where('deviceId', '=', deviceId);
+  const threshold = by.fixTime - (config.newLogic ? config.minDuration : 0);
+  const recent = (await notAfterBy(base()).selectAll().where('fixTime', '>', threshold)
+    .orderBy('fixTime').orderBy('id').execute()) as PositionRow[];
+  const older = (await notAfterBy(base()).selectAll().where('fixTime', '<=', threshold)
+    .orderBy('fixTime', 'desc').orderBy('id', 'desc').limit(1).execute()) as PositionRow[];
+  const window = config.newLogic ? [...older, ...recent] : [by];
+  const max = await notAfterBy(base())
+    .where((eb) => eb.or([eb('fixTime', '>', start.fixTime), eb.and([eb('fixTime', '=', start.fixTime), eb('id', '>=', start.id)])]))
+    .select(sql<number>`max("speed")`.as('maxSpeed'))
+    .executeTakeFirst();
+  return { moving, start, by, maxSpeed: Number(max?.maxSpeed ?? 0), window };
+}
+
+/** The live machine's stored state of a device, ready to prime a machine; `after` = the positions after it up to `until`. */
+export async function loadPrimeData(db: Db, deviceId: number, config: MotionConfig, untilId: number | null):
+  Promise<(PrimeData & { after: () => AsyncGenerator<PositionRow[]> }) | null> {
+  const st = await db.selectFrom('motionStates').selectAll().where('deviceId', '=', deviceId).executeTakeFirst();
+  const startId = toNumber(st?.startPositionId);
+  const byId = toNumber(st?.decidedById);
+  if (!st || startId === null || byId === null) return null;
+  const data = await primeData(db, deviceId, config, st.moving === 1, startId, byId);
+  if (!data) return null;
+  const until = untilId === null
+    ? null
+    : ((await db.selectFrom('positions').select(['fixTime', 'id']).where('id', '=', untilId).executeTakeFirst()) ?? null);
+  const by = data.by;
+  return {
+    ...data,
+    after: async function* () {
+      if (!until || until.id === by.id) return;
+      yield* positionsAfter(db, deviceId, { fixTime: by.fixTime, id: by.id }, 0, until.fixTime, { fixTime: until.fixTime, id: Number(until.id) });
+    },
+  };
+}
+
+/**
+ * Stored segments of a device closed within [from, to] (by the fixTime of the position that
+ * closed them), from `first` on (its closedTime and id, inclusive), in order, in chunks.
+ */
+export async function* segmentChunks(
+  db: Db, deviceId: number, from: number, to: number, first: { closedTime: number; id: number } | null = null, chunkSize = MOTION_CHUNK,
+): AsyncGenerator<SegmentRow[]> {
+  let cursor: { closedTime: number; id: number; inclusive: boolean } | null = first ? { ...first, inclusive: true } : null;
+  for (;;) {
+    let q = db.selectFrom('motionSegments').selectAll().where('deviceId', '=', deviceId).where('closedTime', '<=', to);
+    if (cursor === null) q = q.where('closedTime', '>=', from);
+    else {
+      const c = cursor;
+      q = q.where('closedTime', '>=', c.closedTime)
+        .where((eb) => eb.or([eb('closedTime', '>', c.closedTime), eb('id', c.inclusive ? '>=' : '>', c.id)]));
+    }
+    const rows = await q.orderBy('closedTime').orderBy('id').limit(chunkSize).execute();
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < chunkSize) return;
+    const tail = rows[rows.length - 1]!;
+    cursor = { closedTime: tail.closedTime, id: tail.id, inclusive: false };
+  }
+}
