@@ -255,3 +255,120 @@ test('a read-only user sees only the actions that change nothing', async ({ page
   }
   await expect(toolbar.getByRole('button', { name: t('device.actions.openExternal') })).toBeVisible();
 });
+
+/** One OsmAnd report at a given time (seconds ago). */
+async function reportAt(uniqueId: string, secondsAgo: number, extra: Record<string, string | number>): Promise<void> {
+  const params = new URLSearchParams({
+    id: uniqueId, lat: String(-23.56 + secondsAgo / 1e6), lon: '-46.64', timestamp: String(Math.floor(Date.now() / 1000) - secondsAgo), bearing: '0',
+  });
+  for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
+  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${await res.text()}`);
+}
+
+async function setServerAttributes(patch: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const server = await admin.get<{ attributes?: Record<string, unknown> } & Record<string, unknown>>('/api/server');
+  const before = { ...(server.attributes ?? {}) };
+  const attributes = { ...before };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) delete attributes[k];
+    else attributes[k] = v;
+  }
+  await admin.put('/api/server', { ...server, attributes });
+  return before;
+}
+
+test('with "show stops and events" on: the last 3 hours as a motion bar and the events, newest first', async ({ page }) => {
+  const before = await setServerAttributes({ 'tarkan.enableStops': true, 'tarkan.enableEvents': true });
+  try {
+    const device = await admin.createDevice({ name: 'Caminhão Três Horas' });
+    // Stopped 100 → 60 min ago, moving 60 → 20 min ago (ignition on, then an SOS), stopped since.
+    await reportAt(device.uniqueId, 100 * 60, { speed: 0, motion: 'false', ignition: 'false' });
+    await reportAt(device.uniqueId, 60 * 60, { speed: 30, motion: 'true', ignition: 'true' });
+    await reportAt(device.uniqueId, 40 * 60, { speed: 35, motion: 'true', ignition: 'true', alarm: 'sos' });
+    await reportAt(device.uniqueId, 20 * 60, { speed: 0, motion: 'false', ignition: 'true' });
+    const panel = await openDetail(page, device);
+    const motion = panel.getByTestId('device-motion');
+    await expect(motion.getByRole('heading', { name: t('device.recent.motionTitle') })).toBeVisible();
+    const kinds = () => motion.locator('.dd-motion-seg').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+    await expect.poll(kinds).toEqual(['none', 'stopped', 'moving', 'stopped']);
+    await expect(motion.locator('li[data-kind="moving"]')).toContainText(t('device.recent.minutes', { count: 40 }));
+    const events = panel.getByTestId('device-events');
+    await expect(events.getByRole('listitem').first()).toBeVisible();
+    const labels = await events.getByRole('listitem').allInnerTexts();
+    const sos = labels.findIndex((l) => l.includes(t('device.alarms.sos')));
+    const ignitionOn = labels.findIndex((l) => l.includes(t('device.eventTypes.ignitionOn')));
+    expect(sos).toBeGreaterThanOrEqual(0);
+    expect(ignitionOn).toBeGreaterThan(sos);
+    await motion.scrollIntoViewIfNeeded();
+    await shot(page, 'device-detail-recent');
+    await expectAccessible(page, 'device detail, last 3 hours');
+  } finally {
+    await setServerAttributes({ 'tarkan.enableStops': before['tarkan.enableStops'], 'tarkan.enableEvents': before['tarkan.enableEvents'] });
+  }
+});
+
+test('without those options the sections stay off', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Sem Paradas' });
+  await report(device.uniqueId, -23.5, -46.6);
+  const panel = await openDetail(page, device);
+  await expect(panel.getByTestId('device-position')).toBeVisible();
+  await expect(panel.getByTestId('device-motion')).toHaveCount(0);
+  await expect(panel.getByTestId('device-events')).toHaveCount(0);
+});
+
+test('share the Google Maps and Street View links (copied where there is no share sheet)', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'share', { value: undefined, configurable: true });
+  });
+  const device = await admin.createDevice({ name: 'Compartilhar Local' });
+  await report(device.uniqueId, -23.5611, -46.6559);
+  const panel = await openDetail(page, device);
+  await panel.getByRole('button', { name: t('device.share.title') }).click();
+  await page.getByRole('menuitem', { name: t('device.share.googleMaps') }).click();
+  await expect(panel.getByTestId('device-notice')).toContainText(t('device.share.copied'));
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('query=-23.5611,-46.6559');
+  await panel.getByRole('button', { name: t('device.share.title') }).click();
+  await page.getByRole('menuitem', { name: t('device.share.streetView') }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('viewpoint=-23.5611,-46.6559');
+});
+
+test('an administrator pins an attribute for everyone (server scope); another user sees it and cannot unpin it', async ({ page }) => {
+  test.setTimeout(90_000);
+  const before = await setServerAttributes({});
+  const serverPins = async () => String((await admin.get<{ attributes: Record<string, unknown> }>('/api/server')).attributes['tarkan.deviceAttributes'] ?? '');
+  const device = await admin.createDevice({ name: 'Fixado Servidor' });
+  await report(device.uniqueId, -23.52, -46.61, { sat: 11, hdop: 0.9 });
+  const password = 'pinned-pass';
+  const viewer = await admin.createUser({ password });
+  await admin.link({ userId: viewer.id, deviceId: device.id });
+  try {
+    const panel = await openDetail(page, device);
+    const pinServer = async () => {
+      await panel.getByRole('button', { name: t('device.attributes.pin', { name: 'hdop' }) }).click();
+      await page.getByRole('menuitem', { name: t('device.attributes.pinServer') }).click();
+      await expect(panel.getByTestId('pinned-attributes')).toContainText('0.9');
+      await expect.poll(serverPins).toContain('hdop');
+    };
+    await panel.getByRole('button', { name: t('device.attributes.showAll') }).click();
+    await pinServer();
+    // Not in the administrator's own user list.
+    const me = await admin.get<{ attributes: Record<string, unknown> }>(`/api/users/${admin.user.id}`);
+    expect(String(me.attributes['tarkan.deviceAttributes'] ?? '')).not.toContain('hdop');
+    // The administrator may unpin a server pin; pin it again for the other user.
+    await panel.getByRole('button', { name: t('device.attributes.unpin', { name: 'hdop' }) }).click();
+    await expect.poll(serverPins).not.toContain('hdop');
+    await pinServer();
+
+    await page.context().clearCookies();
+    await signIn(page, viewer.email, password);
+    await page.goto(`/devices/${device.id}`);
+    const viewerPanel = page.getByTestId('screen-panel');
+    await expect(viewerPanel.getByTestId('pinned-attributes')).toContainText('0.9', { timeout: 15_000 });
+    await expect(viewerPanel.getByTestId('pinned-attributes')).toContainText('hdop');
+    await expect(viewerPanel.getByRole('button', { name: t('device.attributes.unpin', { name: 'hdop' }) })).toHaveCount(0);
+  } finally {
+    await setServerAttributes({ 'tarkan.deviceAttributes': before['tarkan.deviceAttributes'] });
+  }
+});

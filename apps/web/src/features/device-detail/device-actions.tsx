@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Device, Position } from '@rastro/domain/entities';
+import { isValidCoordinate } from '@rastro/domain/coordinates';
 import { hasPermission, PERMISSION_BITS } from '@rastro/domain/permissions';
 import { api, HttpError } from '../../api/http.ts';
 import { useSession } from '../../app/session-store.ts';
@@ -106,9 +107,29 @@ export function DeviceActions({ device, position }: { device: Device; position: 
   useSelectOnMap(device.id, hasPosition);
 
   if (!can) return null;
-  const hasFix = position && !(position.latitude === 0 && position.longitude === 0);
+  // Following, external links and anchors need a usable fix (spec §5: non-zero, in range).
+  const hasFix = position !== undefined && isValidCoordinate(position.latitude, position.longitude);
   const fail = (e: unknown, fallback: string) =>
     setNotice({ color: 'red', text: e instanceof HttpError && e.code !== 'UNKNOWN_ERROR' ? t([`device.errors.${e.code}`, `errors.${e.code}`, fallback]) : t(fallback) });
+
+  /** The system share sheet where there is one, else the clipboard. */
+  async function share(url: string) {
+    setNotice(null);
+    if (typeof navigator.share === 'function') {
+      try {
+        await navigator.share({ title: t('device.share.text', { name: device.name }), url });
+        return;
+      } catch (e) {
+        if (e instanceof DOMException && e.name === 'AbortError') return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      setNotice({ color: 'green', text: t('device.share.copied') });
+    } catch {
+      setNotice({ color: 'red', text: t('device.share.failed', { url }) });
+    }
+  }
 
   const cancel = () => {
     setDialog(null);
@@ -210,6 +231,15 @@ export function DeviceActions({ device, position }: { device: Device; position: 
               <Menu.Item component="a" href={streetViewUrl(position.latitude, position.longitude, position.course)} target="_blank" rel="noopener noreferrer">
                 {t('device.actions.streetView')}
               </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        )}
+        {hasFix && (
+          <Menu withinPortal zIndex={500}>
+            <Menu.Target><Button size="compact-sm" variant="light">{t('device.share.title')}</Button></Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={() => void share(googleMapsUrl(position.latitude, position.longitude))}>{t('device.share.googleMaps')}</Menu.Item>
+              <Menu.Item onClick={() => void share(streetViewUrl(position.latitude, position.longitude, position.course))}>{t('device.share.streetView')}</Menu.Item>
             </Menu.Dropdown>
           </Menu>
         )}

@@ -9,7 +9,9 @@ import { api } from '../../api/http.ts';
 import { useSession } from '../../app/session-store.ts';
 import { useLive } from '../../live/live-store.ts';
 import { DeviceActions } from './device-actions.tsx';
-import { ageParts, allAttributes, boolAttr, convertSpeed, joinList, parseList, pinnedOf, speedUnitOf, valueOf } from './format.ts';
+import { formatDistance } from '@rastro/domain/units';
+import { ageParts, allAttributes, boolAttr, convertSpeed, distanceUnitOf, joinList, parseList, pinnedOf, speedUnitOf, valueOf } from './format.ts';
+import { RecentEvents, RecentMotion, useRecentOptions } from './recent.tsx';
 import './device-detail.css';
 
 function useNow(intervalMs = 15_000): number {
@@ -44,13 +46,14 @@ function useFormatValue() {
   const { t, i18n } = useTranslation();
   const user = useSession((s) => s.user);
   const server = useSession((s) => s.serverInfo?.server);
-  const unit = speedUnitOf(user?.attributes, server?.attributes);
+  const unit = speedUnitOf(user?.attributes, server?.attributes, i18n.language);
+  const distanceUnit = distanceUnitOf(user?.attributes, server?.attributes, i18n.language);
   return (name: string, value: unknown): string => {
     if (value === null || value === undefined || value === '') return '—';
     if (typeof value === 'boolean') return value ? t('device.yes') : t('device.no');
     if (name === 'speed' && typeof value === 'number') return `${convertSpeed(value, unit)} ${t(`device.units.${unit}`)}`;
     if ((name === 'totalDistance' || name === 'distance' || name === 'odometer') && typeof value === 'number') {
-      return `${(value / 1000).toLocaleString(i18n.language, { maximumFractionDigits: 2 })} km`;
+      return formatDistance(value, distanceUnit, i18n.language);
     }
     if ((name === 'fixTime' || name === 'deviceTime' || name === 'serverTime') && typeof value === 'string') {
       const ms = Date.parse(value);
@@ -168,7 +171,8 @@ function YesNo({ value }: { value: boolean | null }) {
 }
 
 export function DeviceDetail() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const recent = useRecentOptions();
   const params = useParams();
   const deviceId = Number(params.deviceId);
   const device = useLive((s) => s.devices[deviceId]);
@@ -177,7 +181,7 @@ export function DeviceDetail() {
   const format = useFormatValue();
   const user = useSession((s) => s.user);
   const server = useSession((s) => s.serverInfo?.server);
-  const unit = useMemo(() => speedUnitOf(user?.attributes, server?.attributes), [user, server]);
+  const unit = useMemo(() => speedUnitOf(user?.attributes, server?.attributes, i18n.language), [user, server, i18n.language]);
 
   if (!device) {
     if (status === 'error') return <Alert color="red" role="alert" m="md" data-testid="device-error">{t('device.errors.load')}</Alert>;
@@ -228,6 +232,8 @@ export function DeviceDetail() {
           </dl>
         )}
       </section>
+      {recent.stops && <RecentMotion deviceId={device.id} />}
+      {recent.events && <RecentEvents deviceId={device.id} />}
       <Attributes position={position} />
     </Stack>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Position } from '@rastro/domain/entities';
-import { ageParts, allAttributes, convertSpeed, googleMapsUrl, pinnedOf, speedUnitOf, valueOf } from './format.ts';
+import { ageParts, allAttributes, convertSpeed, distanceUnitOf, googleMapsUrl, hoursMinutes, pinnedOf, speedUnitOf, valueOf } from './format.ts';
 
 const position = { id: 1, deviceId: 2, latitude: -23.5, longitude: -46.6, speed: 10, course: 90, address: null, attributes: { ignition: true, sat: 7, none: null } } as unknown as Position;
 
@@ -9,6 +9,10 @@ describe('device detail rules', () => {
     expect(speedUnitOf({ speedUnit: 'mph' }, { speedUnit: 'kn' })).toBe('mph');
     expect(speedUnitOf({}, { speedUnit: 'kn' })).toBe('kn');
     expect(speedUnitOf(undefined, undefined)).toBe('kmh');
+    expect(speedUnitOf(undefined, undefined, 'en')).toBe('mph');
+    expect(distanceUnitOf(undefined, undefined, 'es')).toBe('km');
+    expect(distanceUnitOf({ distanceUnit: 'mi' }, { distanceUnit: 'km' })).toBe('mi');
+    expect(hoursMinutes(125 * 60_000 + 20_000)).toEqual({ h: 2, m: 5 });
     expect(convertSpeed(10, 'kmh')).toBe(18.5);
     expect(convertSpeed(10, 'mph')).toBe(11.5);
     expect(convertSpeed(10, 'kn')).toBe(10);

@@ -1,14 +1,24 @@
 // Display rules of the detail panel: speed units (tarkan-reference §5.15), update age, pinned
 // attribute lists (§5.12), external map links.
 import type { Position } from '@rastro/domain/entities';
-import { speedFromKnots, type SpeedUnit } from '@rastro/domain/units';
+import { resolveDistanceUnit, resolveSpeedUnit, speedFromKnots, type DistanceUnit, type SpeedUnit } from '@rastro/domain/units';
 
-export type { SpeedUnit };
+export type { DistanceUnit, SpeedUnit };
 
-/** The user's speedUnit, else the server's, else km/h (the product default, whatever the language). */
-export function speedUnitOf(user?: Record<string, unknown>, server?: Record<string, unknown>): SpeedUnit {
-  for (const v of [user?.speedUnit, server?.speedUnit]) if (v === 'kn' || v === 'kmh' || v === 'mph') return v;
-  return 'kmh';
+/** The user's speedUnit, else the server's, else the language's (the shared rule the list uses too). */
+export function speedUnitOf(user?: Record<string, unknown>, server?: Record<string, unknown>, language = 'pt-BR'): SpeedUnit {
+  return resolveSpeedUnit(user, server, language);
+}
+
+/** The user's distanceUnit, else the server's, else the language's. */
+export function distanceUnitOf(user?: Record<string, unknown>, server?: Record<string, unknown>, language = 'pt-BR'): DistanceUnit {
+  return resolveDistanceUnit(user, server, language);
+}
+
+/** A duration in minutes as { h, m } (whole minutes, rounded). */
+export function hoursMinutes(ms: number): { h: number; m: number } {
+  const total = Math.max(0, Math.round(ms / 60_000));
+  return { h: Math.floor(total / 60), m: total % 60 };
 }
 
 /** Knots → the unit, one decimal at most. */
