@@ -72,6 +72,8 @@ export class AttributeLookup {
   private groups = new Map<number, GroupNode>();
   private serverAttributes: Record<string, unknown> = {};
   private unsubscribe: (() => void) | null = null;
+  /** Bumped whenever groups or server attributes change: callers caching derived values compare it. */
+  version = 0;
   private started: Promise<void> | null = null;
   /** Reloads in flight (tests await `settled()` after a change). */
   private readonly pending = new Set<Promise<void>>();
@@ -106,16 +108,17 @@ export class AttributeLookup {
   load(groups: Array<{ id: number; groupId: number | null; attributes: Record<string, unknown> }>, serverAttributes: Record<string, unknown>): void {
     this.groups = new Map(groups.map((g) => [g.id, { parentId: g.groupId, attributes: g.attributes }]));
     this.serverAttributes = serverAttributes;
+    this.version++;
   }
 
   /**
    * The raw value of `key` for the device: device, groups, server (when allowed), config —
    * undefined when none sets it (the caller applies the default).
    */
-  get(device: DeviceSettingsSource, key: string, options: LookupOptions = {}): unknown {
+  get(device: DeviceSettingsSource, key: string, options?: LookupOptions): unknown {
     const own = device.json.attributes[key];
     if (own !== undefined && own !== null && own !== '') return own;
-    const levels = options.groupLevels ?? 3;
+    const levels = options?.groupLevels ?? 3;
     let groupId = device.json.groupId;
     for (let level = 0; groupId && level < levels; level++) {
       const group = this.groups.get(groupId);
@@ -125,7 +128,7 @@ export class AttributeLookup {
       groupId = group.parentId;
       if (level > 64) break; // a cycle in bad data
     }
-    if (options.server ?? SERVER_KEYS.has(key)) {
+    if (options?.server ?? SERVER_KEYS.has(key)) {
       const v = this.serverAttributes[key];
       if (v !== undefined && v !== null && v !== '') return v;
     }
@@ -165,11 +168,13 @@ export class AttributeLookup {
       groups.set(Number(r.id), { parentId: r.groupId === null ? null : Number(r.groupId), attributes: parseAttributes(r.attributes) });
     }
     this.groups = groups;
+    this.version++;
   }
 
   private async loadServer(): Promise<void> {
     const row = await this.ctx.storage.db.selectFrom('server').select('attributes').orderBy('id').executeTakeFirst();
     this.serverAttributes = parseAttributes(row?.attributes);
+    this.version++;
   }
 }
 

@@ -27,6 +27,15 @@ import { ignitionEvents } from './ignition.ts';
 import { maintenanceEvents, noMaintenances, type MaintenanceSource } from './maintenance.ts';
 import { speedLimitFor, updateOverspeed, type OverspeedState } from './overspeed.ts';
 
+/** A device's settings the handlers read on every message, cached per device attributes + lookup version. */
+interface DeviceSettings {
+  json: DeviceEntry['json'];
+  version: number;
+  speedLimit: number;
+  fuelDropThreshold: number;
+  fuelIncreaseThreshold: number;
+}
+
 export class EventsEngine {
   readonly geofences: GeofenceCache;
   /** HOOK: calendars (calendars.ts); every moment is inside until calendars/ provides a check. */
@@ -34,6 +43,7 @@ export class EventsEngine {
   /** HOOK: maintenance entities (maintenance.ts); none until maintenance/ provides a source. */
   maintenances: MaintenanceSource = noMaintenances;
   private readonly overspeed = new WeakMap<DeviceEntry, OverspeedState>();
+  private readonly settings = new WeakMap<DeviceEntry, DeviceSettings>();
   private readonly multiplier: number;
   private readonly minimalDurationMs: number;
   private readonly preferLowest: boolean;
@@ -85,14 +95,31 @@ export class EventsEngine {
     return state;
   }
 
+  /** speedLimit and fuel thresholds (device -> groups -> server), recomputed when the device or the lookup changed. */
+  deviceSettings(entry: DeviceEntry): DeviceSettings {
+    let s = this.settings.get(entry);
+    if (!s || s.json !== entry.json || s.version !== this.lookup.version) {
+      s = {
+        json: entry.json,
+        version: this.lookup.version,
+        speedLimit: this.lookup.number(entry, 'speedLimit'),
+        fuelDropThreshold: this.lookup.number(entry, 'fuelDropThreshold'),
+        fuelIncreaseThreshold: this.lookup.number(entry, 'fuelIncreaseThreshold'),
+      };
+      this.settings.set(entry, s);
+    }
+    return s;
+  }
+
   detect(work: Work): void {
     const { position, previous, entry, events } = work;
     commandResultEvent(events, position);
     if (!work.latest) return;
 
+    const settings = this.deviceSettings(entry);
     const state = this.overspeedState(entry);
     const before = state.state, beforeTime = state.time, beforeGeofence = state.geofenceId;
-    const limit = speedLimitFor(position, this.lookup.number(entry, 'speedLimit'), this.geofenceSpeedLimit, this.preferLowest);
+    const limit = speedLimitFor(position, settings.speedLimit, this.geofenceSpeedLimit, this.preferLowest);
     const overspeed = updateOverspeed(state, position, limit, this.multiplier, this.minimalDurationMs);
     if (overspeed) events.push(overspeed);
     if (state.state !== before || state.time !== beforeTime || state.geofenceId !== beforeGeofence) {
@@ -102,7 +129,7 @@ export class EventsEngine {
       columns.overspeedGeofenceId = state.geofenceId;
     }
 
-    fuelEvents(events, position, previous, this.lookup.number(entry, 'fuelDropThreshold'), this.lookup.number(entry, 'fuelIncreaseThreshold'));
+    fuelEvents(events, position, previous, settings.fuelDropThreshold, settings.fuelIncreaseThreshold);
     geofenceEvents(events, position, previous, this.geofenceInfo, this.calendars);
     alarmEvents(events, position, previous, this.ignoreDuplicateAlerts);
     ignitionEvents(events, position, previous);

@@ -27,12 +27,16 @@ export interface SpeedLimit {
 /** Geofence speed limits by id (the geofence cache answers this). */
 export type GeofenceSpeedLimit = (geofenceId: number) => number;
 
+const NO_LIMIT: SpeedLimit = Object.freeze({ limit: 0, geofenceId: 0 });
+
 export function speedLimitFor(position: PositionDraft, deviceLimit: number, geofenceLimit: GeofenceSpeedLimit, preferLowest: boolean): SpeedLimit {
+  const ids = position.geofenceIds;
+  const own = position.attributes.speedLimit === undefined ? undefined : asNumber(position.attributes.speedLimit);
+  // The common case (no limit anywhere) allocates nothing.
+  if (deviceLimit <= 0 && own === undefined && ids === null) return NO_LIMIT;
   let limit = deviceLimit;
   let geofenceId = 0;
-  const own = asNumber(position.attributes.speedLimit);
   if (own !== undefined) limit = own;
-  const ids = position.geofenceIds;
   if (ids) {
     let best = 0;
     for (const id of ids) {
