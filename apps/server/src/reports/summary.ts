@@ -13,7 +13,7 @@ import { splitByDay } from '@rastro/domain/report-days';
 import type { Database } from '../storage/schema.ts';
 import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes, toIso } from '../http/json.ts';
-import { edgePosition, maxSpeedIn, positionChunks, speedChunks, type ReportDevice } from './reports-repo.ts';
+import { edgePosition, maxSpeedIn, positionChunks, segmentSpans, speedChunks, type ReportDevice } from './reports-repo.ts';
 
 type Db = Kysely<Database>;
 
@@ -132,11 +132,7 @@ export async function summaryByScan(db: Db, device: ReportDevice, from: number, 
   return first && last ? summaryItem(device, first, last, maxSpeed, options) : null;
 }
 
-/**
- * Where the fast path gets the highest speed of [from, to]. The default asks the database
- * for MAX(speed) over the range; the motion feature's closed segments replace it (each
- * segment's stored maxSpeed for segments fully inside, a scan only of the uncovered edges).
- */
+/** Where the fast path gets the highest speed of [from, to] (knots; 0 without positions). */
 export type MaxSpeedSource = (db: Db, deviceId: number, from: number, to: number) => Promise<number>;
 
 export const maxSpeedByQuery: MaxSpeedSource = async (db, deviceId, from, to) => (await maxSpeedIn(db, deviceId, from, to)) ?? 0;
@@ -148,8 +144,31 @@ export const maxSpeedByScan: MaxSpeedSource = async (db, deviceId, from, to) => 
   return max;
 };
 
-/** Fast path: two indexed edge lookups and the highest speed from `maxSpeed`. */
-export async function summaryFast(db: Db, device: ReportDevice, from: number, to: number, options: SummaryOptions, maxSpeed: MaxSpeedSource = maxSpeedByQuery): Promise<SummaryItem | null> {
+/**
+ * Highest speed from the motion segments: the stored maxSpeed of every closed segment fully
+ * inside [from, to], and the positions only where no such segment covers them (before the
+ * first, after the last, and in gaps between them). Segments share their boundary positions,
+ * so a tiled stretch needs no position read at all.
+ */
+export const maxSpeedBySegments: MaxSpeedSource = async (db, deviceId, from, to) => {
+  const spans = await segmentSpans(db, deviceId, from, to);
+  if (spans.length === 0) return maxSpeedByQuery(db, deviceId, from, to);
+  let max = 0;
+  const uncovered: Array<[number, number]> = [];
+  let reached = from;
+  for (const s of spans) {
+    if (s.maxSpeed > max) max = s.maxSpeed;
+    if (s.startTime > reached) uncovered.push([reached, s.startTime]);
+    reached = Math.max(reached, s.endTime);
+  }
+  uncovered.push([reached, to]);
+  // Bounds are inclusive: a boundary position read twice changes nothing.
+  for (const [a, b] of uncovered) max = Math.max(max, (await maxSpeedIn(db, deviceId, a, b)) ?? 0);
+  return max;
+};
+
+/** Fast path: two indexed edge lookups and the highest speed from `maxSpeed` (segments by default). */
+export async function summaryFast(db: Db, device: ReportDevice, from: number, to: number, options: SummaryOptions, maxSpeed: MaxSpeedSource = maxSpeedBySegments): Promise<SummaryItem | null> {
   const first = await edgePosition(db, device.id, from, to, 'first');
   if (!first) return null;
   const last = (await edgePosition(db, device.id, from, to, 'last'))!;
