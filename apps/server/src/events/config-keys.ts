@@ -21,6 +21,7 @@ export const CONFIG_KEY_DEFAULTS = {
   'event.behavior.brakingThreshold': 0,
   /** Rastro: how often the deviceInactive check runs, ms (Traccar: every 15 min). 0 disables it (secondary instances). */
   'event.inactivity.checkInterval': 900_000,
+  'report.trip.newLogic': true,
   'report.trip.minDistance': 200,
   'report.trip.minDuration': 180,
   'report.trip.stopGap': 3600,
