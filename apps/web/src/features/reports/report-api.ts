@@ -3,6 +3,7 @@
 // spreadsheet Accept header is the export, saved as a file.
 import type { Event, Position } from '@rastro/domain/entities';
 import { api, buildQuery, HttpError, TRACCAR_TIMEOUT_MS, type Query } from '../../api/http.ts';
+import { fetchPositionsByIds } from '../../api/positions.ts';
 import { deriveErrorCode } from '@rastro/domain/errors';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -94,15 +95,8 @@ export function fetchPositions(deviceId: number, from: string, to: string, signa
   return api.raw<Position[]>('/positions', { query: { deviceId, from, to }, signal }).then((r) => (Array.isArray(r.data) ? r.data : []));
 }
 
-const ID_BATCH = 500;
-
-/** Positions by id, asked in batches of 500 ids (spec §7/§9). */
-export async function fetchPositionsById(ids: readonly number[]): Promise<Position[]> {
-  const unique = [...new Set(ids.filter((id) => id > 0))];
-  const out: Position[] = [];
-  for (let i = 0; i < unique.length; i += ID_BATCH) out.push(...(await api.get<Position[]>('/positions', { id: unique.slice(i, i + ID_BATCH) })));
-  return out;
-}
+/** Positions by id, asked in batches of 500 ids (spec §7/§9; the shared api/positions helper). */
+export const fetchPositionsById = (ids: readonly number[]): Promise<Position[]> => fetchPositionsByIds(ids);
 
 /** Asks the server for the report as a spreadsheet and saves it under `filename`. */
 export async function downloadReport(kind: ReportKind, p: ReportParams, filename: string): Promise<void> {
