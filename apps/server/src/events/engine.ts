@@ -1,9 +1,9 @@
 // The events engine (reference A.5): two pipeline steps and the background parts.
 //  - `geofencesStep` sets the position's geofenceIds (geofences of the device and its
 //    groups containing it), for every position, as Traccar's geofence handler does;
-//  - `eventsStep` runs the event handlers in Traccar's order — commandResult, overspeed, fuel,
-//    (motion: motion/), geofence, alarm, ignition, maintenance, driver — and appends their
-//    events to work.events (the writer stores them with the position, in its transaction).
+//  - `eventsStep` runs the event handlers in Traccar's order — commandResult, overspeed,
+//    behavior (hard acceleration / braking alarms), fuel, (motion: motion/), geofence, alarm,
+//    ignition, maintenance, driver — and appends their events to work.events (the writer stores them with the position, in its transaction).
 //    Out-of-order positions (work.latest false) raise only commandResult.
 //  - status events (deviceOnline/Offline/Unknown) are raised by the pipeline and the
 //    StatusMonitor through `statusEvent`; deviceInactive by the InactivityMonitor.
@@ -16,6 +16,7 @@ import type { AppContext } from '../context.ts';
 import type { DeviceEntry } from '../processing/device-cache.ts';
 import type { Step, Work } from '../processing/work.ts';
 import { alarmEvents } from './alarm.ts';
+import { behaviorEvents } from './behavior.ts';
 import { attributeLookup, type AttributeLookup } from './attribute-lookup.ts';
 import { noCalendars, type CalendarCheck } from './calendars.ts';
 import { commandResultEvent } from './command-result.ts';
@@ -48,6 +49,8 @@ export class EventsEngine {
   private readonly minimalDurationMs: number;
   private readonly preferLowest: boolean;
   private readonly ignoreDuplicateAlerts: boolean;
+  private readonly accelerationThreshold: number;
+  private readonly brakingThreshold: number;
 
   constructor(
     ctx: Pick<AppContext, 'storage' | 'changes' | 'log'>,
@@ -58,6 +61,8 @@ export class EventsEngine {
     this.minimalDurationMs = lookup.config('event.overspeed.minimalDuration', 0) * 1000;
     this.preferLowest = lookup.config('event.overspeed.preferLowest', false);
     this.ignoreDuplicateAlerts = lookup.config('event.ignoreDuplicateAlerts', true);
+    this.accelerationThreshold = lookup.config('event.behavior.accelerationThreshold', 0);
+    this.brakingThreshold = lookup.config('event.behavior.brakingThreshold', 0);
   }
 
   async start(): Promise<void> {
@@ -129,6 +134,7 @@ export class EventsEngine {
       columns.overspeedGeofenceId = state.geofenceId;
     }
 
+    behaviorEvents(events, position, previous, this.accelerationThreshold, this.brakingThreshold);
     fuelEvents(events, position, previous, settings.fuelDropThreshold, settings.fuelIncreaseThreshold);
     geofenceEvents(events, position, previous, this.geofenceInfo, this.calendars);
     alarmEvents(events, position, previous, this.ignoreDuplicateAlerts);
