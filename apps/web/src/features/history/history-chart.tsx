@@ -12,13 +12,14 @@ export interface HistoryChartProps {
   label: string;
   index: number;
   tz: string | undefined;
+  language: string;
   onSeek(index: number): void;
   ariaLabel: string;
 }
 
 const HEIGHT = 170;
 
-export default function HistoryChart({ times, values, label, index, tz, onSeek, ariaLabel }: HistoryChartProps) {
+export default function HistoryChart({ times, values, label, index, tz, language, onSeek, ariaLabel }: HistoryChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const indexRef = useRef(index);
@@ -29,6 +30,11 @@ export default function HistoryChart({ times, values, label, index, tz, onSeek, 
     const el = box.current;
     if (!el) return;
     const width = Math.max(200, el.clientWidth);
+    // Tick labels in the user's language and zone (uPlot's own are English, 12-hour).
+    const span = times.length > 1 ? times[times.length - 1]! - times[0]! : 0;
+    const tick = new Intl.DateTimeFormat(language, span > 86_400
+      ? { timeZone: tz, day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }
+      : { timeZone: tz, hour: '2-digit', minute: '2-digit' });
     const opts: uPlot.Options = {
       width,
       height: HEIGHT,
@@ -37,7 +43,7 @@ export default function HistoryChart({ times, values, label, index, tz, onSeek, 
       tzDate: tz ? (ts) => uPlot.tzDate(new Date(ts * 1000), tz) : undefined,
       scales: { x: { time: true } },
       axes: [
-        { stroke: '#475569', grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' } },
+        { stroke: '#475569', grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' }, values: (_u, splits) => splits.map((s) => tick.format(s * 1000)) },
         { stroke: '#475569', grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#cbd5e1' }, size: 44 },
       ],
       series: [{}, { label, stroke: '#0b5cad', width: 2, fill: 'rgba(11, 92, 173, 0.08)', spanGaps: true }],
@@ -78,7 +84,7 @@ export default function HistoryChart({ times, values, label, index, tz, onSeek, 
       u.destroy();
       plot.current = null;
     };
-  }, [times, values, label, tz]);
+  }, [times, values, label, tz, language]);
 
   useEffect(() => {
     indexRef.current = index;

@@ -90,7 +90,9 @@ export function chartKeys(points: readonly Position[]): string[] {
   return [...keys];
 }
 
-function HistoryForm({ onSubmit, initial }: { onSubmit(r: Request, period: PeriodKey): void; initial: { deviceId: number | null; period: PeriodKey; from: string; to: string } }) {
+function HistoryForm({ onSubmit, initial, extra }: {
+  onSubmit(r: Request, period: PeriodKey): void; initial: { deviceId: number | null; period: PeriodKey; from: string; to: string }; extra?: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const f = useFormats();
   const devices = useLive((s) => s.devices);
@@ -129,7 +131,10 @@ function HistoryForm({ onSubmit, initial }: { onSubmit(r: Request, period: Perio
         </div>
       )}
       {invalid && <Text size="sm" c="red.8" role="alert">{invalid}</Text>}
-      <Button type="submit">{t('history.show')}</Button>
+      <div className="history-actions">
+        <Button type="submit" className="history-show">{t('history.show')}</Button>
+        {extra}
+      </div>
     </form>
   );
 }
@@ -189,7 +194,7 @@ function Player({ points, player, dispatch }: { points: Position[]; player: Retu
         </div>
       </div>
       <Slider min={0} max={Math.max(0, points.length - 1)} step={1} value={player.index} label={null}
-        onChange={(v) => dispatch({ type: 'seek', index: v })} aria-label={t('history.position')}
+        onChange={(v) => dispatch({ type: 'seek', index: v })} thumbLabel={t('history.position')}
         thumbProps={{ 'aria-valuetext': p ? `${f.timeSeconds(p.fixTime)}, ${f.speed(p.speed)}` : undefined } as never}
         data-testid="history-scrub" />
     </section>
@@ -218,7 +223,7 @@ function ChartPanel({ points, index, onSeek }: { points: Position[]; index: numb
       <Select label={t('history.chartAttribute')} data={keys.map((k) => ({ value: k, label: name(k) }))} value={key}
         onChange={(v) => v && setKey(v)} allowDeselect={false} comboboxProps={{ zIndex: 500 }} size="sm" data-testid="history-chart-key" />
       <Suspense fallback={<Loader size="sm" m="md" />}>
-        <HistoryChart times={series.times} values={series.values} label={label} index={index} tz={f.tz} onSeek={onSeek}
+        <HistoryChart times={series.times} values={series.values} label={label} index={index} tz={f.tz} language={f.language} onSeek={onSeek}
           ariaLabel={t('history.chartLabel', { name: label })} />
       </Suspense>
     </div>
@@ -413,16 +418,12 @@ export function HistoryPage() {
 
   return (
     <div className="history-screen" data-testid="history-screen">
-      <HistoryForm key={params.toString()} initial={initial} onSubmit={submit} />
-      {request && (
-        <Group gap="xs" px="md" pb="xs">
-          <Button variant="default" size="compact-sm" onClick={() => void exportFile()} loading={exporting} disabled={points.length === 0}
-            data-testid="history-export">
-            {t('reports.export')}
-          </Button>
-          {exportError && <Text size="sm" c="red.8" role="alert">{exportError}</Text>}
-        </Group>
-      )}
+      <HistoryForm key={params.toString()} initial={initial} onSubmit={submit} extra={request && (
+        <Button variant="default" onClick={() => void exportFile()} loading={exporting} disabled={points.length === 0} data-testid="history-export">
+          {t('reports.export')}
+        </Button>
+      )} />
+      {exportError && <Text size="sm" c="red.8" role="alert" px="md">{exportError}</Text>}
       {body}
     </div>
   );
