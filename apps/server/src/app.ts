@@ -23,6 +23,7 @@ import { weatherRoutes } from './weather/weather-routes.ts';
 import { geofencesRoutes } from './geofences/geofences-routes.ts';
 import { commandsRoutes } from './commands/commands-routes.ts';
 import { reportsRoutes } from './reports/reports-routes.ts';
+import { motionReportRoutes } from './motion/motion-report-routes.ts';
 import { eventsRoutes } from './events/events-routes.ts';
 
 declare module 'fastify' {
@@ -110,6 +111,7 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   await geofencesRoutes(app, ctx);
   await commandsRoutes(app, ctx);
   await reportsRoutes(app, ctx);
+  await motionReportRoutes(app, ctx);
   await eventsRoutes(app, ctx);
 
   await registerWebClient(app, ctx);

@@ -10,7 +10,7 @@
 // attribute lookup (device -> groups -> server -> config -> default) and are re-read when the
 // device row, a group or the server changes.
 import type { AppContext } from '../context.ts';
-import { attributeLookup, type AttributeLookup } from '../events/attribute-lookup.ts';
+import { attributeLookup, type AttributeLookup, type DeviceSettingsSource } from '../events/attribute-lookup.ts';
 import type { DeviceEntry } from '../processing/device-cache.ts';
 import { draftFromRow, type PositionDraft } from '../processing/position-draft.ts';
 import type { Step, Work } from '../processing/work.ts';
@@ -28,7 +28,7 @@ export const MOTION_KEYS = [
 ] as const;
 
 /** Settings of one device: device attributes, its groups, the server, config (lookup order). */
-export function deviceMotionConfig(lookup: AttributeLookup, entry: Pick<DeviceEntry, 'json'>): MotionConfig {
+export function deviceMotionConfig(lookup: AttributeLookup, entry: DeviceSettingsSource): MotionConfig {
   const source: Record<string, unknown> = {};
   for (const key of MOTION_KEYS) {
     const v = lookup.get(entry, key, { server: true });

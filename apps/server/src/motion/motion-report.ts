@@ -1,0 +1,198 @@
+// Trips and stops of a period, from the positions or from the stored segments — same answer.
+//
+// Slow path (the oracle): replay the state machine over every position of the period
+// (Traccar's slow report: the first position's `motion` is the initial state and opens the
+// first item; the item still open at the end is closed with the last position).
+//
+// Fast path: replay only from the period's start until the replay makes a change the live
+// machine also made (same kind, same position, decided by the same position) while the replay
+// is `settled` — from there both machines are identical, so the live machine's stored
+// segments are exactly what the replay would produce. Take the stored segments closed inside
+// the period, then put a machine in the live one's state after the last of them
+// (MotionMachine.prime, from a few positions) and replay the positions after it to the
+// period's end. Reads: the edge positions and one row per segment, never the whole period.
+// If no join happens (no stored segments, a period inside one segment) the replay simply
+// runs to the end: the slow path.
+//
+// Exact as long as the device's trip settings did not change inside the period and positions
+// arrived in order (late positions are stored but the live machine skips them; a replay in
+// fixTime order does not).
+//
+// For the summary (reports/summary.ts): `maxSpeedBySegments(db, deviceId, from, to)` is the
+// period's highest position speed computed from the stored segments' maxSpeed for the middle
+// and a max() over the edge positions only; `segmentsFor(db, deviceIds, from, to)` streams the
+// stored segments (figures: distance, maxSpeed, startOdometer/endOdometer, spentFuel,
+// startHours/endHours) closed inside a period, per device, in order. Consecutive segments
+// share their boundary position, so a period's distance/fuel/engine hours are still best taken
+// from its first and last positions; segments give maxSpeed and per-trip figures.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../storage/schema.ts';
+import type { PositionRow } from '../positions/position-json.ts';
+import { parseAttributes } from '../http/json.ts';
+import type { MotionConfig } from './motion-state.ts';
+import { SegmentMachine, segmentRecord, type SegmentOptions, type SegmentPoint, type SegmentRecord } from './segments.ts';
+import { positionsAfter, primeData, segmentChunks, type SegmentRow } from './motion-repo.ts';
+
+type Db = Kysely<Database>;
+
+export type ReportPath = 'fast' | 'slow';
+
+export function pointOf(row: PositionRow): SegmentPoint {
+  return {
+    id: row.id,
+    fixTime: row.fixTime,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    speed: row.speed,
+    address: row.address,
+    attributes: parseAttributes(row.attributes),
+  };
+}
+
+function recordOf(s: SegmentRow): SegmentRecord {
+  return {
+    kind: s.kind,
+    startTime: s.startTime,
+    endTime: s.endTime,
+    closedTime: s.closedTime,
+    startPositionId: s.startPositionId,
+    endPositionId: s.endPositionId,
+    openedById: s.openedById,
+    closedById: s.closedById,
+    startLat: s.startLat,
+    startLon: s.startLon,
+    endLat: s.endLat,
+    endLon: s.endLon,
+    startAddress: s.startAddress,
+    endAddress: s.endAddress,
+    distance: s.distance,
+    maxSpeed: s.maxSpeed,
+    startOdometer: s.startOdometer,
+    endOdometer: s.endOdometer,
+    spentFuel: s.spentFuel,
+    startHours: s.startHours,
+    endHours: s.endHours,
+    driverUniqueId: s.driverUniqueId,
+  };
+}
+
+const joinKey = (trip: boolean, startId: number | null, byId: number | null) => `${trip ? 't' : 's'}:${startId}:${byId}`;
+
+/** Stored segments looked at for the join (the first ones closed in the period). */
+const JOIN_CANDIDATES = 256;
+
+/**
+ * Trips and stops (both kinds, in order) of one device in [from, to] — see the file comment.
+ * Items are yielded as they are produced; memory holds one chunk of positions or segments.
+ */
+export async function* motionSegmentsOf(
+  db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, from: number, to: number, path: ReportPath = 'fast',
+): AsyncGenerator<SegmentRecord> {
+  const out: SegmentRecord[] = [];
+  let candidates: Map<string, SegmentRow> | null = null;
+  if (path === 'fast') {
+    for await (const chunk of segmentChunks(db, deviceId, from, to, null, JOIN_CANDIDATES)) {
+      candidates = new Map();
+      for (const s of chunk) if (s.startTime >= from) candidates.set(joinKey(s.kind === 'trip', s.startPositionId, s.openedById), s);
+      break;
+    }
+  }
+  let joined: SegmentRow | null = null;
+  const sm: SegmentMachine<SegmentPoint> = new SegmentMachine<SegmentPoint>(
+    config,
+    (segment) => {
+      if (!joined) out.push(segmentRecord(segment, options));
+    },
+    (moving, at, by) => {
+      if (joined || !candidates || !sm.machine.settled) return;
+      joined = candidates.get(joinKey(moving, at.id, by.id)) ?? null;
+    },
+  );
+  replay: for await (const chunk of positionsAfter(db, deviceId, null, from, to)) {
+    for (const row of chunk) {
+      sm.push(pointOf(row));
+      if (joined) break replay;
+    }
+    yield* out;
+    out.length = 0;
+  }
+  yield* out;
+  out.length = 0;
+  if (!joined) {
+    const open = sm.openSegment();
+    if (open && open.start !== open.end) yield segmentRecord(open, options);
+    return;
+  }
+
+  // The stored segments from the joined one on, as long as they follow each other.
+  let last: SegmentRow | null = null;
+  const first: SegmentRow = joined;
+  stored: for await (const chunk of segmentChunks(db, deviceId, from, to, { closedTime: first.closedTime, id: first.id })) {
+    for (const s of chunk) {
+      if (last && (s.startPositionId !== last.endPositionId || s.kind === last.kind)) break stored;
+      yield recordOf(s);
+      last = s;
+    }
+  }
+  yield* continueAfter(db, deviceId, config, options, last!, to);
+}
+
+/** The live machine's state right after stored segment `s` closed, replayed to `to`. */
+async function* continueAfter(
+  db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, s: SegmentRow, to: number,
+): AsyncGenerator<SegmentRecord> {
+  if (s.endPositionId === null || s.closedById === null) return;
+  const prime = await primeData(db, deviceId, config, s.kind !== 'trip', s.endPositionId, s.closedById);
+  if (!prime) return;
+  const out: SegmentRecord[] = [];
+  const sm = new SegmentMachine<SegmentPoint>(config, (segment) => out.push(segmentRecord(segment, options)));
+  const start = pointOf(prime.start);
+  const by = prime.by.id === prime.start.id ? start : pointOf(prime.by);
+  const window = prime.window.map((r) => (r.id === start.id ? start : r.id === by.id ? by : pointOf(r)));
+  sm.prime(prime.moving, start, by, prime.maxSpeed, window);
+  for await (const chunk of positionsAfter(db, deviceId, { fixTime: prime.by.fixTime, id: prime.by.id }, 0, to)) {
+    for (const row of chunk) sm.push(pointOf(row));
+    yield* out;
+    out.length = 0;
+  }
+  const open = sm.openSegment();
+  if (open && open.start !== open.end) yield segmentRecord(open, options);
+}
+
+/** Stored segments of the devices closed inside [from, to] and starting in it, per device in order. */
+export async function* segmentsFor(db: Db, deviceIds: readonly number[], from: number, to: number): AsyncGenerator<SegmentRow> {
+  for (const deviceId of deviceIds) {
+    for await (const chunk of segmentChunks(db, deviceId, from, to)) for (const s of chunk) if (s.startTime >= from) yield s;
+  }
+}
+
+async function maxSpeedBetween(db: Db, deviceId: number, from: number, to: number): Promise<number | null> {
+  if (to < from) return null;
+  const row = await db.selectFrom('positions').select(sql<number | null>`max("speed")`.as('m'))
+    .where('deviceId', '=', deviceId).where('fixTime', '>=', from).where('fixTime', '<=', to).executeTakeFirst();
+  return row?.m === null || row?.m === undefined ? null : Number(row.m);
+}
+
+/**
+ * Highest speed (knots) of a device's positions with from <= fixTime <= to, or null without
+ * positions: the stored segments' maxSpeed where they cover the period (following each other),
+ * a max() over the positions elsewhere (the edges, and any break between segments).
+ */
+export async function maxSpeedBySegments(db: Db, deviceId: number, from: number, to: number): Promise<number | null> {
+  let best: number | null = null;
+  const take = (v: number | null) => {
+    if (v !== null && (best === null || v > best)) best = v;
+  };
+  let cursor = from;
+  for await (const chunk of segmentChunks(db, deviceId, from, to)) {
+    for (const s of chunk) {
+      if (s.startTime < cursor) continue;
+      // Positions between the covered part and this segment (edge or break), then the segment.
+      if (s.startTime > cursor) take(await maxSpeedBetween(db, deviceId, cursor, s.startTime));
+      take(s.maxSpeed);
+      cursor = s.endTime;
+    }
+  }
+  take(await maxSpeedBetween(db, deviceId, cursor, to));
+  return best;
+}

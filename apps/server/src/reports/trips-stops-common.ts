@@ -1,0 +1,42 @@
+// What the trips and stops reports share: per-device trip settings, the fast/slow choice,
+// Traccar's refusal of explicitly requested devices the caller cannot see, and the segment
+// stream of one device (motion/motion-report.ts).
+import { accessDenied, badRequest } from '../http/errors.ts';
+import { idsParam, single } from '../access/list-params.ts';
+import { parseAttributes } from '../http/json.ts';
+import { attributeLookup } from '../events/attribute-lookup.ts';
+import { deviceMotionConfig, segmentOptions } from '../motion/motion-step.ts';
+import { motionSegmentsOf, type ReportPath } from '../motion/motion-report.ts';
+import type { SegmentRecord } from '../motion/segments.ts';
+import type { ReportRequest } from './report-request.ts';
+import type { ReportDevice } from './reports-repo.ts';
+
+export interface MotionItem extends SegmentRecord {
+  deviceId: number;
+  deviceName: string;
+}
+
+/**
+ * Opens a trips or stops report: checks the request, then returns the per-device producer.
+ * `path` (not a Traccar parameter): `slow` replays every position (the oracle the tests compare
+ * the default fast path with).
+ */
+export async function openMotionReport(request: ReportRequest, kind: 'trip' | 'stop'): Promise<(device: ReportDevice) => AsyncIterable<MotionItem>> {
+  // Traccar checks each requested device and refuses one the caller cannot see.
+  const shown = new Set(request.devices.map((d) => d.id));
+  for (const id of idsParam(request.query, 'deviceId')) if (!shown.has(id)) throw accessDenied.device();
+  const wanted = single(request.query, 'path') ?? 'fast';
+  if (wanted !== 'fast' && wanted !== 'slow') throw badRequest('Invalid path - fast or slow');
+  const path: ReportPath = wanted;
+  const lookup = attributeLookup(request.ctx);
+  await lookup.start();
+  const db = request.ctx.storage.db;
+  return async function* (device) {
+    const source = { json: { attributes: parseAttributes(device.attributes), groupId: device.groupId } };
+    const config = deviceMotionConfig(lookup, source);
+    const options = segmentOptions(config, source.json.attributes);
+    for await (const s of motionSegmentsOf(db, device.id, config, options, request.from, request.to, path)) {
+      if (s.kind === kind) yield { ...s, deviceId: device.id, deviceName: device.name };
+    }
+  };
+}
