@@ -1,6 +1,7 @@
 // The devices layer at work (spec §3 icon types, §9 image cache and map preferences): a truck
 // gets the truck icon, tarkan.color tints it, nearby devices group into clusters with counts,
-// and the map preferences persist across a reload. Screenshots on desktop and at 390 px.
+// and the map preferences persist across a reload. What was drawn is read from the vehicle
+// overlay's last frame through the test hook (rendered()). Screenshots on desktop and at 390 px.
 // Each test uses its own corner of the world so devices of other tests stay out of the view.
 import { expect, test, type Page } from '@playwright/test';
 import type { Device } from '@rastro/domain/entities';
@@ -15,8 +16,8 @@ interface Hook {
   markers(): Promise<Array<{ id: number; longitude: number; latitude: number; icon: string; course: number }>>;
   image(id: string): { width: number; height: number; data: number[] } | null;
   cachedIcons(): string[];
-  rendered(): { clusters: Array<{ count: number }>; icons: number[] };
-  map: { jumpTo(o: { center: [number, number]; zoom: number }): void; hasImage(id: string): boolean; getLayoutProperty(l: string, p: string): unknown };
+  rendered(): { clusters: Array<{ count: number }>; icons: number[]; dots: number; labels: string[]; rings: number; precision: number; selected: number | null };
+  map: { jumpTo(o: { center: [number, number]; zoom: number }): void; getCanvas(): HTMLCanvasElement };
 }
 
 const hook = 'window.__rastroMap';
@@ -86,7 +87,19 @@ test('a truck gets the truck icon, tinted by tarkan.color, rotated by its course
   await view(page, [-38.5250, -3.7314], 17);
   const drawn = await rendered(page);
   expect(drawn.icons).toEqual(expect.arrayContaining([truck.id, car.id]));
-  expect(await page.evaluate(() => (window as unknown as { __rastroMap: Hook }).__rastroMap.map.hasImage('icon:truck:105|1|1:'))).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __rastroMap: Hook }).__rastroMap.cachedIcons())).toContain('icon:truck:105|1|1:');
+  // The pixels are on the overlay: the truck's tint shows around its point on the screen.
+  const greenNear = await page.evaluate(([lon, lat]) => {
+    const h = (window as unknown as { __rastroMap: Hook & { map: { project(p: [number, number]): { x: number; y: number } } } }).__rastroMap;
+    const overlay = document.querySelector<HTMLCanvasElement>('canvas.rastro-vehicles')!;
+    const { x, y } = h.map.project([lon!, lat!]);
+    const ratio = overlay.width / overlay.clientWidth;
+    const data = overlay.getContext('2d')!.getImageData(Math.round((x - 23) * ratio), Math.round((y - 23) * ratio), Math.round(46 * ratio), Math.round(46 * ratio)).data;
+    let green = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 200 && data[i + 1]! > data[i]! + 40 && data[i + 1]! > data[i + 2]! + 20) green++;
+    return green;
+  }, [-38.5260, -3.7310]);
+  expect(greenNear).toBeGreaterThan(20);
 
   // The tint: the coloured truck is mostly green, the same icon without a colour is Rastro blue.
   const tinted = await hues(page, 'icon:truck:105|1|1:');
@@ -143,15 +156,15 @@ test('map preferences persist across a reload', async ({ page }) => {
 
   await page.reload();
   await expect.poll(() => page.evaluate(`${hook}?.loaded() === true`), { timeout: 15_000 }).toBe(true);
-  const layout = await page.evaluate(() => {
-    const map = (window as unknown as { __rastroMap: Hook }).__rastroMap.map;
-    return { label: map.getLayoutProperty('devices-label', 'visibility'), status: map.getLayoutProperty('devices-status', 'visibility'), image: map.getLayoutProperty('devices-label', 'icon-image') };
-  });
-  expect(layout).toEqual({ label: 'visible', status: 'visible', image: ['get', 'labelBoth'] });
   await page.getByTestId('map-prefs-button').click();
   await expect(page.getByTestId('map-prefs').getByRole('switch', { name: 'Mostrar placas' })).toBeChecked();
   await page.keyboard.press('Escape');
   await view(page, [-34.9000, -8.0500], 17);
+  // Name and plate label, status ring and accuracy circle drawn with the vehicle.
+  await expect.poll(async () => (await rendered(page)).labels).toContain('Preferido - RST2B26');
+  const drawn = await rendered(page);
+  expect(drawn.rings).toBeGreaterThan(0);
+  expect(drawn.precision).toBeGreaterThan(0);
   await shot(page, 'map-prefs');
 });
 

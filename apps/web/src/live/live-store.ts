@@ -50,21 +50,34 @@ const time = (value: string | undefined | null) => {
   return Number.isFinite(ms) ? ms : -Infinity;
 };
 
-/** Parsed fix/server times of the positions held, so each one is parsed once, not on every comparison. */
-const parsedTimes = new WeakMap<Position, { fix: number; server: number }>();
-function timesOf(p: Position): { fix: number; server: number } {
-  let t = parsedTimes.get(p);
-  if (!t) parsedTimes.set(p, (t = { fix: time(p.fixTime), server: time(p.serverTime) }));
-  return t;
+/**
+ * -1, 0 or 1 as `a` is before, at or after `b`. Two ISO 8601 times written alike (same length,
+ * same zone suffix, as the server writes them) compare as strings, which is much cheaper than
+ * parsing: at fleet scale this runs for every position received.
+ */
+function compareTimes(a: string | undefined | null, b: string | undefined | null): number {
+  if (a && b && a.length === b.length && a.length >= 20 && a[10] === 'T' && b[10] === 'T' && sameZone(a, b)) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  const x = time(a);
+  const y = time(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Both end in Z, or in the same ±hh:mm offset. */
+function sameZone(a: string, b: string): boolean {
+  const n = a.length;
+  if (a[n - 1] === 'Z') return b[n - 1] === 'Z';
+  const sign = a[n - 6];
+  return (sign === '+' || sign === '-') && a[n - 3] === ':' && a.endsWith(b.slice(n - 6));
 }
 
 /** True when `incoming` should replace `current` (not older by fix time, then server time). */
 export function isNewer(incoming: Position, current: Position | undefined): boolean {
   if (!current) return true;
-  const a = timesOf(incoming);
-  const b = timesOf(current);
-  if (a.fix !== b.fix) return a.fix > b.fix;
-  return a.server >= b.server;
+  const byFix = compareTimes(incoming.fixTime, current.fixTime);
+  if (byFix !== 0) return byFix > 0;
+  return compareTimes(incoming.serverTime, current.serverTime) >= 0;
 }
 
 /**

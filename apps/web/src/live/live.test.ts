@@ -24,6 +24,13 @@ describe('store merging', () => {
     expect(isNewer(newer, old)).toBe(true);
     expect(isNewer(old, newer)).toBe(false);
     expect(isNewer(old, undefined)).toBe(true);
+    // Written alike they compare as text; written differently they are parsed.
+    const at = (fixTime: string, serverTime = fixTime) => position(1, fixTime, { serverTime });
+    expect(isNewer(at('2026-01-01T10:00:05.120+00:00'), at('2026-01-01T10:00:05.119+00:00'))).toBe(true);
+    expect(isNewer(at('2026-01-01T09:00:06.000-03:00'), at('2026-01-01T12:00:05.000+00:00'))).toBe(true);
+    expect(isNewer(at('2026-01-01T12:00:05Z'), at('2026-01-01T09:00:06-03:00'))).toBe(false);
+    expect(isNewer(at('2026-01-01T10:00:05Z', '2026-01-01T10:00:07Z'), at('2026-01-01T10:00:05Z', '2026-01-01T10:00:06Z'))).toBe(true);
+    expect(isNewer(at('2026-01-01T10:00:05Z', '2026-01-01T10:00:05Z'), at('2026-01-01T10:00:05Z', '2026-01-01T10:00:06Z'))).toBe(false);
     const target: Record<number, Position> = { 1: newer };
     const accepted = mergePositions(target, [old, position(2, '2026-01-01T09:00:00Z')]);
     expect(target[1]).toBe(newer);

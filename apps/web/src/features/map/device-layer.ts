@@ -96,16 +96,15 @@ interface Entry {
   label: string;
   /** A running move animation (world coordinates). */
   anim: { fx: number; fy: number; start: number } | null;
-  /** Where the vehicle was last drawn, as a single (world coordinates), or NaN. */
-  drawnX: number;
-  drawnY: number;
+  /** The canvas frame (DeviceLayer.frameNo) that last drew this vehicle as a single. */
+  drawnIn: number;
 }
 
+/** Position ids handed over together (one store batch), sent to the worker with update `seq`. */
 interface PendingProbe {
-  positionId: number;
-  deviceId: number;
   seq: number;
   appliedAt: number;
+  ids: number[];
 }
 
 /** Screen-space hit targets of the last frame. */
@@ -151,6 +150,8 @@ export class DeviceLayer {
   private hits: Hit[] = [];
   private lastDrawn: DrawnFrame = { clusters: [], icons: [], dots: 0, labels: [], rings: 0, precision: 0, selected: null };
   private readonly labelWidths = new Map<string, number>();
+  /** Counts canvas frames. */
+  private frameNo = 0;
   private cssW = 0;
   private cssH = 0;
   private dpr = 1;
@@ -310,7 +311,7 @@ export class DeviceLayer {
     m.acc = accuracyPx0(position.accuracy, latitude);
     if (moved) this.place(entry, now);
     this.enqueue(entry);
-    this.note(position.id, entry.marker.id, now);
+    this.note(position.id, now);
     if (moved) this.onSelectedMoved(entry);
   }
 
@@ -323,7 +324,7 @@ export class DeviceLayer {
     let entry = this.entries.get(id);
     const label = labelOf(marker, this.prefs);
     if (!entry) {
-      entry = { marker, device: device!, position: position!, x: 0, y: 0, shown: false, label, anim: null, drawnX: NaN, drawnY: NaN };
+      entry = { marker, device: device!, position: position!, x: 0, y: 0, shown: false, label, anim: null, drawnIn: -1 };
       this.entries.set(id, entry);
       entry.x = lonToX(marker.longitude);
       entry.y = latToY(marker.latitude);
@@ -336,7 +337,7 @@ export class DeviceLayer {
       if (moved) this.place(entry, now);
     }
     this.setShown(entry, true);
-    this.note(position!.id, id, now);
+    this.note(position!.id, now);
     this.onSelectedMoved(entry);
   }
 
@@ -344,7 +345,8 @@ export class DeviceLayer {
   private place(entry: Entry, now: number): void {
     const x = lonToX(entry.marker.longitude);
     const y = latToY(entry.marker.latitude);
-    if (Number.isFinite(entry.drawnX) && this.map.getZoom() >= ANIMATE_MIN_ZOOM && (this.items?.n ?? Infinity) <= ANIMATE_MAX_IN_VIEW) {
+    // Only a vehicle on screen as itself animates (one inside a cluster has nothing to move).
+    if (entry.drawnIn === this.frameNo && this.map.getZoom() >= ANIMATE_MIN_ZOOM && (this.items?.n ?? Infinity) <= ANIMATE_MAX_IN_VIEW) {
       const from = this.currentPoint(entry, now);
       entry.anim = { fx: from[0], fy: from[1], start: now };
       this.animating.add(entry.marker.id);
@@ -376,8 +378,11 @@ export class DeviceLayer {
     this.qRemove.push(id);
   }
 
-  private note(positionId: number, deviceId: number, appliedAt: number): void {
-    if (this.probe) this.probePending.push({ positionId, deviceId, seq: this.seq + 1, appliedAt });
+  private note(positionId: number, appliedAt: number): void {
+    if (!this.probe) return;
+    const last = this.probePending[this.probePending.length - 1];
+    if (last && last.seq === this.seq + 1 && last.appliedAt === appliedAt) last.ids.push(positionId);
+    else this.probePending.push({ seq: this.seq + 1, appliedAt, ids: [positionId] });
   }
 
   /** Sends the queue now if nothing went out in this frame, else in the next frame. */
@@ -504,6 +509,7 @@ export class DeviceLayer {
 
   private draw(): void {
     this.dirty = false;
+    this.frameNo++;
     const ctx = this.ctx;
     const items = this.items;
     if (!ctx || this.destroyed) return;
@@ -523,7 +529,6 @@ export class DeviceLayer {
     ctx.clearRect(0, 0, this.cssW, this.cssH);
     const frame: DrawnFrame = { clusters: [], icons: [], dots: 0, labels: [], rings: 0, precision: 0, selected: null };
     const hits: Hit[] = [];
-    const drawnSingles = new Set<number>();
     if (items) {
       const prefs = this.prefs;
       const icons = prefs.clustered || zoom >= ICON_MIN_ZOOM;
@@ -536,11 +541,9 @@ export class DeviceLayer {
         const [wx, wy] = this.currentPoint(e, now);
         const x = sx(wx);
         const y = sy(wy);
-        e.drawnX = wx;
-        e.drawnY = wy;
+        e.drawnIn = this.frameNo;
         if (x < -pad || y < -pad || x > this.cssW + pad || y > this.cssH + pad) continue;
         singles.push({ e, x, y });
-        drawnSingles.add(e.marker.id);
       }
       // Accuracy circles under everything.
       if (prefs.precision) {
@@ -644,9 +647,16 @@ export class DeviceLayer {
         if (prefs.name || prefs.plate) this.drawLabels(ctx, singles, frame);
       }
     }
+    // Animations of vehicles no longer drawn as themselves (clustered, left the view) end here.
+    for (const id of this.animating) {
+      const e = this.entries.get(id);
+      if (e && e.anim && e.drawnIn === this.frameNo) continue;
+      if (e) e.anim = null;
+      this.animating.delete(id);
+    }
     this.hits = hits;
     this.lastDrawn = frame;
-    this.afterDraw(drawnSingles);
+    this.afterDraw();
     if (this.animating.size > 0) this.invalidate();
     if (this.isSettled() && this.settleWaiters.length) {
       const waiters = this.settleWaiters;
@@ -688,29 +698,23 @@ export class DeviceLayer {
     }
   }
 
-  /** Positions shown by this frame are reported in the next animation frame (when they are on screen). */
-  private afterDraw(drawnSingles: Set<number>): void {
+  /**
+   * Positions shown by this frame are reported in the next animation frame (when they are on
+   * screen). A position counts once the worker pass that included it was drawn (conservative for
+   * a single vehicle in view, which moves on the canvas even before that pass).
+   */
+  private afterDraw(): void {
     if (!this.probe || this.probePending.length === 0) return;
-    const keep: PendingProbe[] = [];
-    for (const p of this.probePending) {
-      if (p.seq <= this.itemsSeq || drawnSingles.has(p.deviceId)) this.probeReady.push(p);
-      else keep.push(p);
-    }
-    this.probePending = keep;
-    if (this.probeReady.length === 0) return;
+    let done = 0;
+    while (done < this.probePending.length && this.probePending[done]!.seq <= this.itemsSeq) done++;
+    if (done === 0) return;
+    this.probeReady.push(...this.probePending.splice(0, done));
     this.probeFrame ??= requestAnimationFrame(() => {
       this.probeFrame = null;
       const ready = this.probeReady;
       this.probeReady = [];
       const drawnAt = performance.now();
-      // One call per hand-over time keeps the probe's contract (ids applied together).
-      const byApplied = new Map<number, number[]>();
-      for (const p of ready) {
-        const list = byApplied.get(p.appliedAt);
-        if (list) list.push(p.positionId);
-        else byApplied.set(p.appliedAt, [p.positionId]);
-      }
-      for (const [appliedAt, ids] of byApplied) this.probe?.drawn(ids, appliedAt, drawnAt);
+      for (const group of ready) this.probe?.drawn(group.ids, group.appliedAt, drawnAt);
     });
   }
 

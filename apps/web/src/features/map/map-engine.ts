@@ -130,7 +130,9 @@ export class MapEngine {
       if ((e as { originalEvent?: unknown }).originalEvent) this.userMoved = true;
     });
     map.on('moveend', () => this.updateGrid());
-    map.once('load', () => {
+    // The style is enough to start (base, grid, vehicles): waiting for 'load' would also wait for
+    // the raster tiles, which offline or on a slow DNS take seconds to fail.
+    map.once('style.load', () => {
       this.loaded = true;
       this.updateGrid();
       this.startLayer();
