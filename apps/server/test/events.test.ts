@@ -95,6 +95,28 @@ describe.each(backends)('events engine (%s)', (backend) => {
     expect((await server.client().get(`/api/events/${stored[0]!.id}`)).status).toBe(401);
   });
 
+  it('a restarted server continues the overspeed episode and the geofence state of the device', async () => {
+    const device = await createDevice(server, 'events-3', { attributes: { speedLimit: 50 } });
+    const geofence = await admin.post<{ id: number }>('/api/geofences', { name: 'Depot', area: 'CIRCLE (20 20, 500)' });
+    expect((await admin.post('/api/permissions', { deviceId: device.id, geofenceId: geofence.json.id })).status).toBe(204);
+    await eventsEngine(server.rastro.ctx).geofences.settled();
+    const t0 = Math.floor(Date.now() / 1000) - 600;
+    expect((await osmand(server, `/?id=events-3&timestamp=${t0}&lat=20&lon=20&speed=70`)).status).toBe(200);
+    expect((await deviceRow(server, device.id)).overspeedState).toBe(1);
+
+    // A second server over the same database starts from what the first stored.
+    const restarted = await startTestServer(backend, { RASTRO_EVENT_STATUS_ENABLE: '1' }, { shareDatabaseWith: server });
+    try {
+      expect((await osmand(restarted, `/?id=events-3&timestamp=${t0 + 60}&lat=20.001&lon=20&speed=75`)).status).toBe(200);
+      expect((await osmand(restarted, `/?id=events-3&timestamp=${t0 + 120}&lat=21&lon=20&speed=20`)).status).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+    const types = (await eventsOf(device.id)).filter((e) => !e.type.startsWith('device') || e.type === 'deviceOverspeed').map((e) => e.type);
+    expect(types).toEqual(['deviceOverspeed', 'geofenceEnter', 'geofenceExit']);
+    expect((await deviceRow(server, device.id)).overspeedState).toBe(0);
+  });
+
   it('status sweep, inactivity check and queued commands store position-less / linked events', async () => {
     const device = await createDevice(server, 'events-2', { attributes: { deviceInactivityStart: 60_000 } });
     expect((await osmand(server, '/?id=events-2&lat=1&lon=1')).status).toBe(200);
