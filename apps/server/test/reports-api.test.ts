@@ -54,6 +54,7 @@ describe.each(backends)('reports API (%s)', (backend) => {
   let b: Device; // plain track: distance from totalDistance
   let c: Device; // posted out of order
   let d: Device; // only through groups
+  let f: Device; // events only (never reports, so the events engine adds none of its own)
   let parent: Group;
   const eventIds: number[] = [];
 
@@ -82,9 +83,11 @@ describe.each(backends)('reports API (%s)', (backend) => {
     b = await create<Device>(admin, '/api/devices', { name: 'Bravo', uniqueId: 'rep-b' });
     c = await create<Device>(admin, '/api/devices', { name: 'Charlie', uniqueId: 'rep-c' });
     d = await create<Device>(admin, '/api/devices', { name: 'Delta', uniqueId: 'rep-d', groupId: child.id });
+    f = await create<Device>(admin, '/api/devices', { name: 'Foxtrot', uniqueId: 'rep-f' });
     await link(server, 'userDevice', user.row.id, a.id);
     await link(server, 'userDevice', user.row.id, b.id);
     await link(server, 'userDevice', user.row.id, c.id);
+    await link(server, 'userDevice', user.row.id, f.id);
     await link(server, 'userGroup', user.row.id, parent.id);
 
     for (const p of trackA) await post(a, p);
@@ -108,7 +111,7 @@ describe.each(backends)('reports API (%s)', (backend) => {
       { type: 'deviceStopped', eventTime: T0 + 300 * MIN, geofenceId: 0, attributes: '{}' },
     ];
     for (const e of events) {
-      const row = await db.insertInto('events').values({ ...e, deviceId: a.id, positionId: 0, maintenanceId: 0 }).returning('id').executeTakeFirstOrThrow();
+      const row = await db.insertInto('events').values({ ...e, deviceId: f.id, positionId: 0, maintenanceId: 0 }).returning('id').executeTakeFirstOrThrow();
       eventIds.push(Number(row.id));
     }
   });
@@ -159,7 +162,7 @@ describe.each(backends)('reports API (%s)', (backend) => {
       expect(res.status).toBe(200);
       expect(res.json).toEqual([]);
       expect((await stranger.client.get(`/api/reports/summary?groupId=${parent.id}&${whole}`)).json).toEqual([]);
-      expect((await stranger.client.get(`/api/reports/events?deviceId=${a.id}&${whole}`)).json).toEqual([]);
+      expect((await stranger.client.get(`/api/reports/events?deviceId=${f.id}&${whole}`)).json).toEqual([]);
     });
 
     it('expands groups to their subgroups\' devices; no ids means every visible device', async () => {
@@ -222,6 +225,15 @@ describe.each(backends)('reports API (%s)', (backend) => {
       expect(s.endOdometer).toBeCloseTo(4 * LEG, 1);
     });
 
+    it('report.ignoreOdometer (device attribute) takes the distance from totalDistance', async () => {
+      const e = await create<Device>(admin, '/api/devices', { name: 'Echo', uniqueId: 'rep-e', attributes: { 'report.ignoreOdometer': true } });
+      for (let i = 0; i < 3; i++) await post(e, { t: T0 + i * MIN, lat: -23.5 + i * 0.01, lon: -46.6, speed: 5, extra: `&odometer=${1_000_000 + i * 5_000}` });
+      await stored(e.id, 3);
+      const res = await admin.get<Summary[]>(`/api/reports/summary?deviceId=${e.id}&${whole}`);
+      expect(res.json[0]!.distance).toBeCloseTo(2 * LEG, 1);
+      expect(res.json[0]!.startOdometer).toBe(0);
+    });
+
     it('a sub-range reads only its own edges', async () => {
       const res = await user.client.get<Summary[]>(`/api/reports/summary?deviceId=${a.id}&${range(T0 + 15 * MIN, T0 + 45 * MIN)}`);
       // Points 2, 3, 4: two legs, speeds 20.5, 30, 25.
@@ -268,7 +280,7 @@ describe.each(backends)('reports API (%s)', (backend) => {
 
     it('every type by default, with type=allEvents or %, in eventTime order (contract: Event)', async () => {
       for (const filter of ['', '&type=allEvents', '&type=%25']) {
-        const res = await admin.get<EventJson[]>(`/api/reports/events?deviceId=${a.id}${filter}&${range(T0, T0 + 300 * MIN)}`);
+        const res = await admin.get<EventJson[]>(`/api/reports/events?deviceId=${f.id}${filter}&${range(T0, T0 + 300 * MIN)}`);
         expect(res.status).toBe(200);
         expectResponse('get', '/reports/events', res);
         expectArrayOf(res.json, 'Event');
@@ -277,22 +289,22 @@ describe.each(backends)('reports API (%s)', (backend) => {
     });
 
     it('filters by repeated or comma-separated type, by alarm, and by period', async () => {
-      const alarms = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${a.id}&type=alarm&${whole}`);
+      const alarms = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${f.id}&type=alarm&${whole}`);
       expect(alarms.json.map((e) => e.attributes.alarm)).toEqual(['sos', 'overspeed']);
-      const two = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${a.id}&type=alarm&type=deviceMoving&${whole}`);
+      const two = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${f.id}&type=alarm&type=deviceMoving&${whole}`);
       expect(types(two.json)).toEqual(['deviceMoving', 'alarm', 'alarm']);
-      const comma = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${a.id}&type=deviceMoving,alarm&${whole}`);
+      const comma = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${f.id}&type=deviceMoving,alarm&${whole}`);
       expect(types(comma.json)).toEqual(['deviceMoving', 'alarm', 'alarm']);
-      const sos = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${a.id}&type=alarm&alarm=sos&${whole}`);
+      const sos = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${f.id}&type=alarm&alarm=sos&${whole}`);
       expect(sos.json.map((e) => e.id)).toEqual([eventIds[1]]);
-      const period = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${a.id}&${range(T0 + 20 * MIN, T0 + 30 * MIN)}`);
+      const period = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${f.id}&${range(T0 + 20 * MIN, T0 + 30 * MIN)}`);
       expect(period.json.map((e) => e.id)).toEqual([eventIds[1], eventIds[2]]);
-      const none = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${a.id}&type=ignitionOn&${whole}`);
+      const none = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${f.id}&type=ignitionOn&${whole}`);
       expect(none.json).toEqual([]);
     });
 
     it('drops events of geofences the caller cannot see', async () => {
-      const res = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${a.id}&${range(T0, T0 + 300 * MIN)}`);
+      const res = await user.client.get<EventJson[]>(`/api/reports/events?deviceId=${f.id}&${range(T0, T0 + 300 * MIN)}`);
       expect(types(res.json)).toEqual(['deviceMoving', 'alarm', 'alarm', 'deviceStopped']);
     });
   });
@@ -358,10 +370,10 @@ describe.each(backends)('reports API (%s)', (backend) => {
 
     it('events: Portuguese by the user\'s tarkan.lang, event names translated', async () => {
       const pt = await makeUser(server, 'reports-pt@test', { attributes: JSON.stringify({ 'tarkan.lang': 'pt-BR', timezone: SP }) });
-      await link(server, 'userDevice', pt.row.id, a.id);
-      const { res, body } = await download(pt.client, `/api/reports/events?deviceId=${a.id}&type=alarm&type=deviceMoving&${whole}`);
+      await link(server, 'userDevice', pt.row.id, f.id);
+      const { res, body } = await download(pt.client, `/api/reports/events?deviceId=${f.id}&type=alarm&type=deviceMoving&${whole}`);
       const wb = await workbook(res, body);
-      expect(wb.worksheets.map((w) => w.name)).toEqual(['Alpha']);
+      expect(wb.worksheets.map((w) => w.name)).toEqual(['Foxtrot']);
       const ws = wb.worksheets[0]!;
       expect(row(ws, 1)).toEqual(['Hora', 'Tipo', 'Alarme', 'Cerca virtual']);
       expect(row(ws, 2).slice(0, 2)).toEqual([new Date('2024-06-01T23:10:00.000Z'), 'Em movimento']);

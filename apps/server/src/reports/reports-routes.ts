@@ -13,8 +13,9 @@ import { MAX_HISTORY_POSITIONS } from '../positions/positions-repo.ts';
 import { boolParam, many } from '../access/list-params.ts';
 import { parseAttributes, toIso } from '../http/json.ts';
 import { registerReportKind, type ReportKind } from './report-endpoint.ts';
-import { eventChunks, positionChunks, visibleGeofenceIds, type EventRow } from './reports-repo.ts';
-import { summaryRows, summaryToJson, type SummaryItem } from './summary.ts';
+import { eventChunks, positionChunks, visibleGeofenceIds, type EventRow, type ReportDevice } from './reports-repo.ts';
+import { summaryRows, summaryToJson, type SummaryItem, type SummaryOptions } from './summary.ts';
+import { attributeLookup } from '../events/attribute-lookup.ts';
 
 export const routeReport: ReportKind<PositionRow> = {
   name: 'route',
@@ -52,8 +53,17 @@ export const summaryReport: ReportKind<SummaryItem> = {
   name: 'summary',
   async open(request) {
     const daily = boolParam(request.query, 'daily') ? { timeZone: request.prefs.timeZone } : null;
-    const serverAttributes = parseAttributes(request.server.attributes);
-    return (device) => summaryRows(request.ctx.storage.db, [device], request.from, request.to, serverAttributes, daily);
+    // report.ignoreOdometer as Traccar looks it up: device, its groups, server, configuration.
+    const lookup = attributeLookup(request.ctx);
+    const settings = (device: ReportDevice): SummaryOptions => {
+      const source = { json: { attributes: parseAttributes(device.attributes), groupId: device.groupId } };
+      const capacity = Number(source.json.attributes.fuelCapacity);
+      return {
+        ignoreOdometer: lookup.boolean(source, 'report.ignoreOdometer', { server: true }),
+        fuelCapacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null,
+      };
+    };
+    return (device) => summaryRows(request.ctx.storage.db, [device], request.from, request.to, settings, daily);
   },
   toJson: summaryToJson,
   sheet: {

@@ -183,13 +183,14 @@ export async function* summaryRows(
   devices: ReportDevice[],
   from: number,
   to: number,
-  serverAttributes: Record<string, unknown>,
+  /** Server attributes (options from device, then server) or a per-device options rule. */
+  settings: Record<string, unknown> | ((device: ReportDevice) => SummaryOptions),
   daily: { timeZone: string } | null,
   mode: SummaryMode = 'fast',
 ): AsyncGenerator<SummaryItem> {
   const periods = daily ? splitByDay(from, to, daily.timeZone) : [{ from, to }];
   for (const device of devices) {
-    const options = summaryOptions(device, serverAttributes);
+    const options = typeof settings === 'function' ? settings(device) : summaryOptions(device, settings);
     for (const p of periods) {
       const item = mode === 'scan' ? await summaryByScan(db, device, p.from, p.to, options) : await summaryFast(db, device, p.from, p.to, options);
       if (item) yield item;
