@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import type { Device, Group, Position } from '@rastro/domain/entities';
 import { knotsFromMps } from '@rastro/domain/units';
 import { backends, startTestServer, type TestClient, type TestServer } from './harness.ts';
-import { expectArrayOf, expectResponse } from './openapi.ts';
+import { expectArrayOf, expectResponse, openApiDocument } from './openapi.ts';
 import { osmand } from './ingest-helpers.ts';
 import { create, link, makeUser, setServer, type TestUser } from './visibility-fixtures.ts';
 import { summaryRows } from '../src/reports/summary.ts';
@@ -21,6 +21,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const q = (ms: number) => encodeURIComponent(iso(ms));
 // One leg of 0.01° along a meridian, as the pipeline measures it (haversine, equatorial radius).
 const LEG = Math.round(6_378_137 * ((0.01 * Math.PI) / 180) * 100) / 100;
+
+/** Content types the OpenAPI file documents for a path's 200 answer. */
+function documentedTypes(apiPath: string): string[] {
+  const op = openApiDocument().paths[apiPath]?.get as { responses?: Record<string, { content?: Record<string, unknown> }> } | undefined;
+  return Object.keys(op?.responses?.['200']?.content ?? {});
+}
 
 interface Summary {
   deviceId: number; deviceName: string; distance: number; averageSpeed: number; maxSpeed: number; spentFuel: number;
@@ -154,6 +160,18 @@ describe.each(backends)('reports API (%s)', (backend) => {
         expect((await admin.get(`/api/reports/summary?deviceId=${a.id}&${whole}`)).status).toBe(200);
       } finally {
         await setServer(server, { disableReports: 0 });
+      }
+    });
+
+    it('refuses a period longer than the server attribute report.periodLimit (seconds)', async () => {
+      await setServer(server, { attributes: JSON.stringify({ 'report.periodLimit': 3600 }) });
+      try {
+        const long = await user.client.get(`/api/reports/route?deviceId=${a.id}&${range(T0, T0 + 3_600_001)}`);
+        expect(long.status).toBe(400);
+        expect(long.text).toMatch(/^Invalid period - reports cover at most 3600 seconds/);
+        expect((await user.client.get(`/api/reports/route?deviceId=${a.id}&${range(T0, T0 + 3_600_000)}`)).status).toBe(200);
+      } finally {
+        await setServer(server, { attributes: '{}' });
       }
     });
 
@@ -327,6 +345,7 @@ describe.each(backends)('reports API (%s)', (backend) => {
     it('summary: one sheet, Spanish headers, km/h and km, times in São Paulo', async () => {
       const { res, body } = await download(user.client, `/api/reports/summary?deviceId=${a.id}&deviceId=${b.id}&${whole}`);
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="resumen_2024-06-01_2024-06-02.xlsx"');
+      expect(documentedTypes('/reports/summary')).toContain(XLSX);
       const wb = await workbook(res, body);
       expect(wb.worksheets.map((w) => w.name)).toEqual(['Resumen']);
       const ws = wb.worksheets[0]!;
@@ -355,6 +374,7 @@ describe.each(backends)('reports API (%s)', (backend) => {
       try {
         const { res, body } = await download(admin, `/api/reports/route/xlsx?deviceId=${c.id}&deviceId=${a.id}&${range(T0, T0 + 20 * MIN)}`, { 'accept-language': 'en-US,en;q=0.8' });
         expect(res.headers.get('content-disposition')).toBe('attachment; filename="route_2024-06-02_2024-06-02.xlsx"');
+        expect(documentedTypes('/reports/route/{type}')).toContain(XLSX);
         const wb = await workbook(res, body);
         expect(wb.worksheets.map((w) => w.name)).toEqual(['Alpha', 'Charlie']);
         const alpha = wb.getWorksheet('Alpha')!;
