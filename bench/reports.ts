@@ -1,0 +1,394 @@
+// Reports: trips, stops and summary for 1 device × 1,000,000 positions and 1,000 devices × 1,000 positions; time and peak RSS.
+//
+// For each backend (SQLite; PostgreSQL too when TEST_DATABASE_URL or DATABASE_URL is set):
+// 1. Seeds a fresh database with synthetic fleet tracks (parked with GPS jitter, then driving
+//    at varying speeds, repeated; one position every 10 s). Seeding runs the live path's own
+//    code — the pipeline's order, distance and motion steps, then the live motion machine
+//    (SegmentMachine) and its segment rows (segmentRecord) — and writes positions, segments
+//    and motion states with the writer's statements in large transactions instead of through
+//    the OsmAnd port and the per-device queue: the stored segments are the ones the live path
+//    stores for the same positions (the suite test/trips-stops.test.ts checks the live path;
+//    `--check` here compares the fast path with the slow path on the seeded data).
+// 2. For each report, starts the server in a fresh child process over that database, logs in,
+//    warms up on an empty period, then asks GET /api/reports/<kind> over HTTP and reads the
+//    whole streamed answer; prints the time, the child's idle RSS before the request and its
+//    peak RSS while the report runs (sampled every 5 ms).
+// Target (SQLite): under 1 s and under 200 MB each — memory judged by the growth over the idle
+// server (a server run through tsx idles near 200 MB on its own; the absolute peak is printed).
+// Options: --big 1000000 --devices 1000 --per-device 1000 --check --slow (also time path=slow for trips)
+//          --dir <parent of the temp data dir> --keep (keep the database)
+import { fork } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { startRastro } from '../apps/server/src/rastro.ts';
+import { openStorage, type Storage } from '../apps/server/src/storage/db.ts';
+import { emptyFix } from '../apps/server/src/ingest/decoded.ts';
+import { draftFromFix, putDraftValues, type PositionDraft } from '../apps/server/src/processing/position-draft.ts';
+import { order } from '../apps/server/src/processing/steps/order.ts';
+import { distance } from '../apps/server/src/processing/steps/distance.ts';
+import { motion } from '../apps/server/src/processing/steps/motion.ts';
+import type { Work } from '../apps/server/src/processing/work.ts';
+import type { DeviceEntry } from '../apps/server/src/processing/device-cache.ts';
+import { POSITION_WIDTH, SEGMENT_COLUMNS } from '../apps/server/src/processing/writer-protocol.ts';
+import { insertPositionsQuery, insertSegmentsQuery, upsertMotionStatesQuery } from '../apps/server/src/processing/writer-sql.ts';
+import { MOTION_DEFAULTS } from '../apps/server/src/motion/motion-state.ts';
+import { SegmentMachine, segmentRecord, type Segment } from '../apps/server/src/motion/segments.ts';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] && !process.argv[i + 1]!.startsWith('--') ? process.argv[i + 1]! : fallback;
+}
+const flag = (name: string) => process.argv.includes(`--${name}`);
+
+const BIG = Number(arg('big', '1000000'));
+const DEVICES = Number(arg('devices', '1000'));
+const PER_DEVICE = Number(arg('per-device', '1000'));
+const PASSWORD = 'bench-admin';
+const TARGET = { ms: 1000, mb: 200 };
+const STEP_MS = 10_000;
+const START = Date.parse('2025-01-06T00:00:00Z');
+const M_PER_DEG = (Math.PI / 180) * 6_378_137;
+const pgUrl = process.env.TEST_DATABASE_URL?.trim() || process.env.DATABASE_URL?.trim() || null;
+
+type Backend = 'sqlite' | 'postgres';
+
+interface Place {
+  backend: Backend;
+  dataDir: string;
+  pgSchema?: string;
+}
+
+/** Deterministic pseudo-random numbers (one stream per device). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** A fleet vehicle: parked (jitter ±5 m) 5–40 min, then driving 10–60 min at 5–30 m/s; one fix every 10 s. */
+function* track(seed: number, count: number, start: number): Generator<{ t: number; lat: number; lon: number; speed: number }> {
+  const rnd = lcg(seed);
+  let lat = -23.5 + rnd() * 0.5;
+  let lon = -46.6 + rnd() * 0.5;
+  let t = start;
+  let n = 0;
+  while (n < count) {
+    const park = Math.round((5 + rnd() * 35) * 6);
+    for (let i = 0; i < park && n < count; i++, n++, t += STEP_MS) {
+      const j = 5 / M_PER_DEG;
+      yield { t, lat: lat + (rnd() - 0.5) * 2 * j, lon: lon + (rnd() - 0.5) * 2 * j, speed: 0 };
+    }
+    const drive = Math.round((10 + rnd() * 50) * 6);
+    let heading = rnd() * 2 * Math.PI;
+    let mps = 5 + rnd() * 25;
+    for (let i = 0; i < drive && n < count; i++, n++, t += STEP_MS) {
+      heading += (rnd() - 0.5) * 0.3;
+      mps = Math.min(35, Math.max(3, mps + (rnd() - 0.5) * 4));
+      lat += (Math.cos(heading) * mps * 10) / M_PER_DEG;
+      lon += (Math.sin(heading) * mps * 10) / M_PER_DEG / Math.cos((lat * Math.PI) / 180);
+      lat = Math.max(-60, Math.min(60, lat));
+      yield { t, lat, lon, speed: mps / 0.514444 };
+    }
+  }
+}
+
+const BATCH = 5000;
+const CHUNK = 1000;
+
+/** Seeds one device's track through the live steps and motion machine; returns the count stored. */
+async function seedDevice(storage: Storage, deviceId: number, seed: number, count: number, start: number): Promise<number> {
+  const db = storage.db;
+  const dialect = storage.dialect;
+  const options = { ignoreOdometer: false, fuelCapacity: null };
+  let state: { moving: boolean; start: PositionDraft; by: PositionDraft } | null = null;
+  const segments: Array<Segment<PositionDraft>> = [];
+  const sm = new SegmentMachine<PositionDraft>(MOTION_DEFAULTS, (s) => segments.push(s), (moving, at, by) => {
+    state = { moving, start: at, by };
+  });
+  const entry = { id: deviceId } as DeviceEntry;
+  let previous: PositionDraft | null = null;
+  let batch: PositionDraft[] = [];
+  let stored = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < batch.length; i += CHUNK) {
+        const part = batch.slice(i, i + CHUNK);
+        const values = new Array<unknown>(part.length * POSITION_WIDTH);
+        for (let k = 0, j = 0; j < part.length; j++) k = putDraftValues(values, k, part[j]!);
+        const rows = (await trx.executeQuery(insertPositionsQuery(dialect, values))).rows.map((r) => Number(r.id)).sort((x, y) => x - y);
+        for (let j = 0; j < part.length; j++) part[j]!.id = rows[j]!;
+      }
+      for (const p of batch) sm.push(p);
+      if (segments.length > 0) {
+        const values: unknown[] = [];
+        for (const s of segments) {
+          const r = segmentRecord(s, options);
+          for (const c of SEGMENT_COLUMNS) values.push(c === 'deviceId' ? deviceId : r[c]);
+        }
+        for (let i = 0; i < values.length; i += CHUNK * SEGMENT_COLUMNS.length) {
+          await trx.executeQuery(insertSegmentsQuery(dialect, values.slice(i, i + CHUNK * SEGMENT_COLUMNS.length)));
+        }
+        segments.length = 0;
+      }
+      const st = state as { moving: boolean; start: PositionDraft; by: PositionDraft } | null;
+      if (st) await trx.executeQuery(upsertMotionStatesQuery(dialect, [deviceId, st.moving ? 1 : 0, st.start.id, st.by.id]));
+      const last = batch[batch.length - 1]!;
+      await trx.updateTable('devices').set({ positionId: last.id, lastUpdate: last.serverTime }).where('id', '=', deviceId).execute();
+    });
+    stored += batch.length;
+    batch = [];
+  };
+  for (const p of track(seed, count, start)) {
+    const fix = { ...emptyFix('osmand', p.t), latitude: p.lat, longitude: p.lon, speed: p.speed, attributes: {} };
+    const draft = draftFromFix(fix, deviceId, p.t);
+    const work: Work = { entry, position: draft, previous, latest: false, events: [], dropped: null, now: p.t };
+    order.run(work);
+    distance.run(work);
+    motion.run(work);
+    previous = draft;
+    batch.push(draft);
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  return stored;
+}
+
+function deviceRow(uniqueId: string, groupId: number | null) {
+  return {
+    name: uniqueId, uniqueId, status: null, disabled: 0, lastUpdate: null, positionId: null, groupId, calendarId: null, phone: null,
+    model: null, contact: null, category: 'car', expirationTime: null, attributes: '{}', motionState: 0, motionStreak: 0,
+    motionPositionId: null, motionTime: null, motionDistance: 0, motionLatitude: 0, motionLongitude: 0, overspeedState: 0,
+    overspeedTime: null, overspeedGeofenceId: 0,
+  };
+}
+
+interface Seeded {
+  big: number;
+  groupId: number;
+  bigRange: [number, number];
+  fleetRange: [number, number];
+}
+
+async function seed(place: Place): Promise<Seeded> {
+  const storage = await openStorage({
+    databaseUrl: place.backend === 'postgres' ? pgUrl : null, dataDir: place.dataDir, pgSchema: place.pgSchema,
+  });
+  try {
+    const db = storage.db;
+    const group = await db.insertInto('groups').values({ name: 'Bench fleet', groupId: null, attributes: '{}' }).returning('id').executeTakeFirstOrThrow();
+    const groupId = Number(group.id);
+    const big = Number((await db.insertInto('devices').values(deviceRow('bench-big', null)).returning('id').executeTakeFirstOrThrow()).id);
+    const ids: number[] = [];
+    for (let i = 0; i < DEVICES; i += 500) {
+      const rows = await db.insertInto('devices')
+        .values(Array.from({ length: Math.min(500, DEVICES - i) }, (_, k) => deviceRow(`bench-${String(i + k).padStart(5, '0')}`, groupId)))
+        .returning('id').execute();
+      ids.push(...rows.map((r) => Number(r.id)));
+    }
+    const t0 = performance.now();
+    await seedDevice(storage, big, 1, BIG, START);
+    const t1 = performance.now();
+    console.log(`  seeded 1 device × ${BIG.toLocaleString('en')} positions in ${((t1 - t0) / 1000).toFixed(1)} s`);
+    for (let i = 0; i < ids.length; i++) await seedDevice(storage, ids[i]!, 1000 + i, PER_DEVICE, START + (i % 60) * 1000);
+    const t2 = performance.now();
+    console.log(`  seeded ${DEVICES.toLocaleString('en')} devices × ${PER_DEVICE.toLocaleString('en')} positions in ${((t2 - t1) / 1000).toFixed(1)} s`);
+    if (storage.dialect === 'postgres') await sql`analyze`.execute(db);
+    const segments = await db.selectFrom('motionSegments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    console.log(`  ${Number(segments.n).toLocaleString('en')} trip/stop segments stored`);
+    return {
+      big,
+      groupId,
+      bigRange: [START - 60_000, START + BIG * STEP_MS + 60_000],
+      fleetRange: [START - 60_000, START + PER_DEVICE * STEP_MS + 120_000],
+    };
+  } finally {
+    await storage.close();
+  }
+}
+
+// ---- measurement (child process) ----
+
+interface Measure {
+  place: Place;
+  path: string;
+}
+
+interface Measured {
+  ms: number;
+  bytes: number;
+  items: number;
+  rssBeforeMb: number;
+  peakRssMb: number;
+  status: number;
+  error?: string;
+}
+
+async function measureChild(m: Measure): Promise<void> {
+  const config = loadConfig({
+    RASTRO_HOST: '127.0.0.1', RASTRO_PORT: '0', RASTRO_OSMAND_PORT: '0', RASTRO_DATA_DIR: m.place.dataDir, RASTRO_DEMO: '0',
+    RASTRO_ADMIN_PASSWORD: PASSWORD, ...(m.place.backend === 'postgres' && pgUrl ? { DATABASE_URL: pgUrl } : {}),
+  });
+  const rastro = await startRastro(config, { pgSchema: m.place.pgSchema });
+  const base = `http://127.0.0.1:${rastro.port}`;
+  const login = await fetch(`${base}/api/session`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: 'admin', password: PASSWORD }),
+  });
+  const cookie = /JSESSIONID=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
+  // Warm the code path on an empty period (JIT, first queries), then settle.
+  await (await fetch(`${base}${m.path.replace(/from=[^&]+/, `from=${encodeURIComponent(new Date(0).toISOString())}`).replace(/to=[^&]+/, `to=${encodeURIComponent(new Date(1000).toISOString())}`)}`, { headers: { cookie } })).arrayBuffer();
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  // Peak RSS while the report runs (sampled; the process-lifetime maxRSS would include start-up).
+  let peak = rssBefore;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  const t0 = performance.now();
+  const res = await fetch(`${base}${m.path}`, { headers: { cookie } });
+  let bytes = 0;
+  let items = 0;
+  let depth = 0;
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    // Count top-level array items: an object opening at depth 1.
+    const text = decoder.decode(chunk, { stream: true });
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 123) {
+        if (depth === 1) items++;
+        depth++;
+      } else if (c === 125) depth--;
+      else if (c === 91 && depth === 0) depth = 1;
+    }
+  }
+  const ms = performance.now() - t0;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const result: Measured = { ms, bytes, items, status: res.status, rssBeforeMb: rssBefore / 2 ** 20, peakRssMb: peak / 2 ** 20 };
+  process.send!(result);
+  await rastro.close();
+  process.exit(0);
+}
+
+function measure(m: Measure): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const child = fork(import.meta.filename, ['--child', JSON.stringify(m)], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    let result: Measured | null = null;
+    child.on('message', (msg) => {
+      result = msg as Measured;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`measurement child exited with ${code}`))));
+  });
+}
+
+const iso = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
+
+async function runBackend(backend: Backend): Promise<boolean> {
+  const dataDir = fs.mkdtempSync(path.join(arg('dir', os.tmpdir()), 'rastro-bench-reports-'));
+  const place: Place = { backend, dataDir, ...(backend === 'postgres' ? { pgSchema: `bench_reports_${crypto.randomBytes(4).toString('hex')}` } : {}) };
+  console.log(`\n${backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'} (${backend === 'sqlite' ? dataDir : place.pgSchema})`);
+  let allMet = true;
+  try {
+    const s = await seed(place);
+    const scenarios = [
+      { name: `1 device × ${BIG.toLocaleString('en')}`, query: `deviceId=${s.big}&from=${iso(s.bigRange[0])}&to=${iso(s.bigRange[1])}` },
+      { name: `${DEVICES.toLocaleString('en')} devices × ${PER_DEVICE.toLocaleString('en')}`, query: `groupId=${s.groupId}&from=${iso(s.fleetRange[0])}&to=${iso(s.fleetRange[1])}` },
+    ];
+    console.log('  report        scenario                      time ms   items   MB sent   idle RSS MB   peak RSS MB   growth MB   target (<1 s, growth <200 MB)');
+    for (const sc of scenarios) {
+      const kinds: Array<[string, string]> = [['trips', ''], ['stops', ''], ['summary', '']];
+      if (flag('slow')) kinds.push(['trips', '&path=slow']);
+      for (const [kind, extra] of kinds) {
+        const r = await measure({ place, path: `/api/reports/${kind}?${sc.query}${extra}` });
+        const growth = r.peakRssMb - r.rssBeforeMb;
+        const met = r.status === 200 && r.ms < TARGET.ms && growth < TARGET.mb;
+        if (backend === 'sqlite' && !extra) allMet &&= met;
+        const label = `${kind}${extra ? ' (slow)' : ''}`;
+        console.log(
+          `  ${label.padEnd(14)}${sc.name.padEnd(28)}${r.ms.toFixed(0).padStart(9)}${String(r.items).padStart(8)}${(r.bytes / 2 ** 20).toFixed(2).padStart(10)}` +
+            `${r.rssBeforeMb.toFixed(0).padStart(14)}${r.peakRssMb.toFixed(0).padStart(14)}${growth.toFixed(0).padStart(12)}   ${r.status !== 200 ? `HTTP ${r.status}` : met ? 'met' : 'NOT met'}` +
+            `${r.peakRssMb >= TARGET.mb ? ' (absolute peak ≥ 200 MB: the idle server under tsx already holds most of it)' : ''}`,
+        );
+      }
+    }
+    if (flag('check')) {
+      for (const sc of scenarios) {
+        for (const kind of ['trips', 'stops']) {
+          const fast = await measureText(place, `/api/reports/${kind}?${sc.query}`);
+          const slow = await measureText(place, `/api/reports/${kind}?${sc.query}&path=slow`);
+          console.log(`  check ${kind} ${sc.name}: fast ${fast === slow ? '==' : '!='} slow (${fast.length} bytes)`);
+        }
+      }
+    }
+  } finally {
+    if (!flag('keep')) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (backend === 'postgres' && place.pgSchema) {
+        const storage = await openStorage({ databaseUrl: pgUrl, dataDir, pgSchema: undefined });
+        await sql.raw(`drop schema if exists "${place.pgSchema}" cascade`).execute(storage.db);
+        await storage.close();
+      }
+    }
+  }
+  return allMet;
+}
+
+/** The whole answer of a request (for --check), from a child server. */
+async function measureText(place: Place, p: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = fork(import.meta.filename, ['--text', JSON.stringify({ place, path: p })], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    let text: string | null = null;
+    child.on('message', (msg) => {
+      text = msg as string;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (text !== null ? resolve(text) : reject(new Error(`child exited with ${code}`))));
+  });
+}
+
+async function textChild(m: Measure): Promise<void> {
+  const config = loadConfig({
+    RASTRO_HOST: '127.0.0.1', RASTRO_PORT: '0', RASTRO_OSMAND_PORT: '0', RASTRO_DATA_DIR: m.place.dataDir, RASTRO_DEMO: '0',
+    RASTRO_ADMIN_PASSWORD: PASSWORD, ...(m.place.backend === 'postgres' && pgUrl ? { DATABASE_URL: pgUrl } : {}),
+  });
+  const rastro = await startRastro(config, { pgSchema: m.place.pgSchema });
+  const base = `http://127.0.0.1:${rastro.port}`;
+  const login = await fetch(`${base}/api/session`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: 'admin', password: PASSWORD }),
+  });
+  const cookie = /JSESSIONID=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
+  const text = await (await fetch(`${base}${m.path}`, { headers: { cookie } })).text();
+  process.send!(text);
+  await rastro.close();
+  process.exit(0);
+}
+
+async function main(): Promise<void> {
+  const child = process.argv.indexOf('--child');
+  if (child >= 0) return measureChild(JSON.parse(process.argv[child + 1]!) as Measure);
+  const text = process.argv.indexOf('--text');
+  if (text >= 0) return textChild(JSON.parse(process.argv[text + 1]!) as Measure);
+  console.log(`Rastro reports benchmark: trips, stops, summary over HTTP; 1 device × ${BIG.toLocaleString('en')} positions and ${DEVICES.toLocaleString('en')} devices × ${PER_DEVICE.toLocaleString('en')}`);
+  console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log('(the machine may be shared: figures are noisy; each report runs in a fresh server process, RSS is that process\'s)');
+  const sqliteMet = await runBackend('sqlite');
+  if (pgUrl) await runBackend('postgres');
+  else console.log('\nPostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to run it.');
+  console.log(`\nSQLite target (every report < 1 s, memory growth while it runs < 200 MB): ${sqliteMet ? 'met' : 'NOT met'}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
