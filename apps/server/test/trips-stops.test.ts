@@ -111,9 +111,10 @@ describe.each(backends)('trips and stops (%s)', (backend) => {
   let hidden: Device;
   let group: Group;
 
-  async function submit(device: Device, track: Track) {
-    const pipeline = server.rastro.ctx.processing!.pipeline;
-    const all = track.points.map((p) => pipeline.submit({
+  async function submit(device: Device, track: Track | Point[], into: TestServer = server) {
+    const pipeline = into.rastro.ctx.processing!.pipeline;
+    const points = Array.isArray(track) ? track : track.points;
+    const all = points.map((p) => pipeline.submit({
       uniqueId: device.uniqueId,
       fix: {
         ...emptyFix('osmand', at(p.t)), latitude: BASE_LAT + p.x / M_PER_DEG, longitude: -46.6, speed: p.speed,
@@ -242,6 +243,36 @@ describe.each(backends)('trips and stops (%s)', (backend) => {
     const xlsx = await admin.get(`/api/reports/trips/xlsx?deviceId=${a.id}&${whole}`);
     expect(xlsx.status).toBe(200);
   });
+  it('a restarted server restores the motion state and continues the segments as if never stopped', async () => {
+    const e = await create<Device>(admin, '/api/devices', { name: 'Echo', uniqueId: 'trip-e' });
+    const f = await create<Device>(admin, '/api/devices', { name: 'Foxtrot', uniqueId: 'trip-f' });
+    await submit(f, trackA);
+    // Echo: the first part through this server, the rest through a second instance over the same
+    // database (a fresh motion step: it restores the state stored with the last position), cut
+    // in the middle of the first trip, and again inside a stop.
+    const second = await startTestServer(backend, {}, { shareDatabaseWith: server });
+    const third = await startTestServer(backend, {}, { shareDatabaseWith: server });
+    try {
+      const cut1 = trackA.points.findIndex((p) => p.t === 2500);
+      const cut2 = trackA.points.findIndex((p) => p.t === 5000);
+      await submit(e, trackA.points.slice(0, cut1));
+      await server.rastro.ctx.processing!.writer.drain();
+      await submit(e, trackA.points.slice(cut1, cut2), second);
+      await second.rastro.ctx.processing!.writer.drain();
+      await submit(e, trackA.points.slice(cut2), third);
+      await third.rastro.ctx.processing!.writer.drain();
+    } finally {
+      await third.close();
+      await second.close();
+    }
+    const db = server.rastro.ctx.storage.db;
+    const figures = async (deviceId: number) => (await db.selectFrom('motionSegments').selectAll().where('deviceId', '=', deviceId).orderBy('id').execute())
+      .map((r) => [r.kind, Number(r.startTime), Number(r.endTime), Number(r.closedTime), r.distance, r.maxSpeed]);
+    expect(await figures(e.id)).toEqual(await figures(f.id));
+    const trips = await get<TripJson[]>(`/api/reports/trips?deviceId=${e.id}&${whole}`);
+    expect(times(trips)).toEqual(tripsA);
+  }, 60_000);
+
   it('a position posted late creates no event and changes no segment', async () => {
     const db = server.rastro.ctx.storage.db;
     const count = async () => Number((await db.selectFrom('motionSegments').select((eb) => eb.fn.countAll<number>().as('n'))
