@@ -1,10 +1,10 @@
 // The events engine (reference A.5): two pipeline steps and the background parts.
 //  - `geofencesStep` sets the position's geofenceIds (geofences of the device and its
 //    groups containing it), for every position, as Traccar's geofence handler does;
-//  - `eventsStep` runs the event handlers in Traccar's order — commandResult, overspeed,
+//  - `eventsStep` runs the event handlers in Traccar's order — media, commandResult, overspeed,
 //    behavior (hard acceleration / braking alarms), fuel, (motion: motion/), geofence, alarm,
 //    ignition, maintenance, driver — and appends their events to work.events (the writer stores them with the position, in its transaction).
-//    Out-of-order positions (work.latest false) raise only commandResult.
+//    Out-of-order positions (work.latest false) raise only media and commandResult (as Traccar).
 //  - status events (deviceOnline/Offline/Unknown) are raised by the pipeline and the
 //    StatusMonitor through `statusEvent`; deviceInactive by the InactivityMonitor.
 // Everything a handler needs per message is in memory: settings through the attribute
@@ -25,6 +25,7 @@ import { fuelEvents } from './fuel.ts';
 import { geofenceEvents } from './geofence-events.ts';
 import { GeofenceCache } from './geofence-cache.ts';
 import { ignitionEvents } from './ignition.ts';
+import { mediaEvents } from './media.ts';
 import { maintenanceEvents, noMaintenances, type MaintenanceSource } from './maintenance.ts';
 import { speedLimitFor, updateOverspeed, type OverspeedState } from './overspeed.ts';
 
@@ -118,6 +119,7 @@ export class EventsEngine {
 
   detect(work: Work): void {
     const { position, previous, entry, events } = work;
+    mediaEvents(events, position);
     commandResultEvent(events, position);
     if (!work.latest) return;
 
