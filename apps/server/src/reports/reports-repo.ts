@@ -97,30 +97,6 @@ export async function maxSpeedIn(db: Db, deviceId: number, from: number, to: num
   return row?.max === null || row?.max === undefined ? null : Number(row.max);
 }
 
-export interface SegmentSpan {
-  startTime: number;
-  endTime: number;
-  maxSpeed: number;
-}
-
-/**
- * Closed motion segments (trips and stops stored by the live motion machine; each holds the
- * highest speed of its positions, both ends included) lying fully inside [from, to], by start.
- * The (deviceId, closedTime) index bounds the read: closedTime >= endTime >= startTime >= from.
- */
-export function segmentSpans(db: Db, deviceId: number, from: number, to: number): Promise<SegmentSpan[]> {
-  return db
-    .selectFrom('motionSegments')
-    .select(['startTime', 'endTime', 'maxSpeed'])
-    .where('deviceId', '=', deviceId)
-    .where('closedTime', '>=', from)
-    .where('startTime', '>=', from)
-    .where('endTime', '<=', to)
-    .orderBy('startTime')
-    .orderBy('endTime')
-    .execute();
-}
-
 export interface EventFilter {
   /** Event types to keep; null = every type. */
   types: Set<string> | null;

@@ -13,7 +13,8 @@ import { splitByDay } from '@rastro/domain/report-days';
 import type { Database } from '../storage/schema.ts';
 import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes, toIso } from '../http/json.ts';
-import { edgePosition, maxSpeedIn, positionChunks, segmentSpans, speedChunks, type ReportDevice } from './reports-repo.ts';
+import { maxSpeedBySegments as segmentsMaxSpeed } from '../motion/motion-report.ts';
+import { edgePosition, maxSpeedIn, positionChunks, speedChunks, type ReportDevice } from './reports-repo.ts';
 
 type Db = Kysely<Database>;
 
@@ -145,27 +146,12 @@ export const maxSpeedByScan: MaxSpeedSource = async (db, deviceId, from, to) => 
 };
 
 /**
- * Highest speed from the motion segments: the stored maxSpeed of every closed segment fully
- * inside [from, to], and the positions only where no such segment covers them (before the
- * first, after the last, and in gaps between them). Segments share their boundary positions,
- * so a tiled stretch needs no position read at all.
+ * Highest speed from the motion segments (the motion feature's reader): the stored maxSpeed of
+ * the closed segments inside [from, to], and MAX(speed) over the positions only where no
+ * segment covers them (the edges, and breaks between segments). Segments share their boundary
+ * positions, so a tiled stretch needs no position read at all.
  */
-export const maxSpeedBySegments: MaxSpeedSource = async (db, deviceId, from, to) => {
-  const spans = await segmentSpans(db, deviceId, from, to);
-  if (spans.length === 0) return maxSpeedByQuery(db, deviceId, from, to);
-  let max = 0;
-  const uncovered: Array<[number, number]> = [];
-  let reached = from;
-  for (const s of spans) {
-    if (s.maxSpeed > max) max = s.maxSpeed;
-    if (s.startTime > reached) uncovered.push([reached, s.startTime]);
-    reached = Math.max(reached, s.endTime);
-  }
-  uncovered.push([reached, to]);
-  // Bounds are inclusive: a boundary position read twice changes nothing.
-  for (const [a, b] of uncovered) max = Math.max(max, (await maxSpeedIn(db, deviceId, a, b)) ?? 0);
-  return max;
-};
+export const maxSpeedBySegments: MaxSpeedSource = async (db, deviceId, from, to) => (await segmentsMaxSpeed(db, deviceId, from, to)) ?? 0;
 
 /** Fast path: two indexed edge lookups and the highest speed from `maxSpeed` (segments by default). */
 export async function summaryFast(db: Db, device: ReportDevice, from: number, to: number, options: SummaryOptions, maxSpeed: MaxSpeedSource = maxSpeedBySegments): Promise<SummaryItem | null> {
