@@ -2,7 +2,7 @@
 // event.inactivity.checkInterval, RASTRO_EVENT_INACTIVITY_CHECK_INTERVAL ms, 0 = off — set it to
 // 0 on secondary instances so only one instance raises them) looks at every device with a
 // `deviceInactivityStart` (ms; device -> whole group chain). The event is raised by the check
-// whose window (previous check, this check] holds the moment lastUpdate + start, and — with
+// whose window (previous check, this check] — the first one: the interval before it — holds the moment lastUpdate + start, and — with
 // `deviceInactivityPeriod` set — each moment lastUpdate + start + k × period after it. Device
 // event (no position), dated now, attribute `lastUpdate` (epoch ms). lastUpdate is read from the
 // database so every instance sees devices reporting anywhere.
@@ -28,6 +28,8 @@ export function inactivityDue(lastUpdate: number, start: number, period: number,
 
 export class InactivityMonitor {
   private timer: NodeJS.Timeout | null = null;
+  /** When the previous check ran: windows follow each other exactly even when timers drift. */
+  private lastCheck: number | null = null;
 
   constructor(
     private readonly ctx: Pick<AppContext, 'storage' | 'log'>,
@@ -54,6 +56,8 @@ export class InactivityMonitor {
   async check(now = Date.now()): Promise<Array<{ entry: DeviceEntry; event: EventDraft }>> {
     const rows = await this.ctx.storage.db.selectFrom('devices').select(['id', 'lastUpdate']).where('lastUpdate', 'is not', null).execute();
     const raised: Array<{ entry: DeviceEntry; event: EventDraft }> = [];
+    const window = this.lastCheck !== null && now > this.lastCheck ? Math.min(now - this.lastCheck, 2 * this.intervalMs) : this.intervalMs;
+    this.lastCheck = now;
     for (const row of rows) {
       const entry = this.devices.byId(Number(row.id));
       if (!entry || row.lastUpdate === null) continue;
@@ -61,7 +65,7 @@ export class InactivityMonitor {
       if (start <= 0) continue;
       const period = this.lookup.number(entry, 'deviceInactivityPeriod', { groupLevels: Infinity, server: false });
       const lastUpdate = Math.max(Number(row.lastUpdate), entry.lastUpdate ?? 0);
-      if (!inactivityDue(lastUpdate, start, period, now, this.intervalMs)) continue;
+      if (!inactivityDue(lastUpdate, start, period, now, window)) continue;
       const event = newEvent('deviceInactive', now, { lastUpdate });
       raised.push({ entry, event });
       void this.writer.touch(entry, [event]).catch(() => undefined);
