@@ -197,6 +197,9 @@ describe.each(backends)('reports API (%s)', (backend) => {
     it('answers positions by fixTime within inclusive bounds, per device (contract: Position)', async () => {
       const res = await user.client.get<Position[]>(`/api/reports/route?deviceId=${a.id}&deviceId=${c.id}&${range(T0 + 10 * MIN, T0 + 30 * MIN)}`);
       expect(res.status).toBe(200);
+      // Streamed: no length known in advance.
+      expect(res.headers.get('transfer-encoding')).toBe('chunked');
+      expect(res.headers.get('content-length')).toBeNull();
       expectResponse('get', '/reports/route', res);
       expectArrayOf(res.json, 'Position', { minLength: 6 });
       expect(res.json.map((p) => [p.deviceId, p.fixTime])).toEqual([
@@ -399,6 +402,13 @@ describe.each(backends)('reports API (%s)', (backend) => {
       expect(row(ws, 2).slice(0, 2)).toEqual([new Date('2024-06-01T23:10:00.000Z'), 'Em movimento']);
       expect(row(ws, 3).slice(1, 3)).toEqual(['Alarme', 'sos']);
       expect(ws.rowCount).toBe(4);
+    });
+
+    it('events: the geofence column names the geofence', async () => {
+      const { res, body } = await download(admin, `/api/reports/events/xlsx?deviceId=${f.id}&type=geofenceEnter&${whole}`, { 'accept-language': 'en' });
+      const ws = (await workbook(res, body)).worksheets[0]!;
+      expect(row(ws, 1)).toEqual(['Time', 'Type', 'Alarm', 'Geofence']);
+      expect(row(ws, 2).slice(1)).toEqual(['Entered geofence', undefined, 'Hidden']);
     });
 
     it('an empty report is still a workbook with its headers', async () => {

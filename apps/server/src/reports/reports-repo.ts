@@ -171,6 +171,11 @@ export async function deviceIdsInGroups(db: Db, groupIds: number[]): Promise<num
   return out;
 }
 
+/** Names of geofences by id (ids are few: those events of one chunk name). */
+export function geofenceNames(db: Db, ids: number[]): Promise<Array<{ id: number; name: string }>> {
+  return db.selectFrom('geofences').select(['id', 'name']).where('id', 'in', ids.slice(0, 500)).execute();
+}
+
 /** Geofence ids a user may see (direct links only, as Traccar); used to drop events of hidden geofences. */
 export async function visibleGeofenceIds(db: Db, userId: number): Promise<Set<number>> {
   const rows = await db.selectFrom('userGeofence').select('propertyId').where('ownerId', '=', userId).execute();

@@ -13,7 +13,7 @@ import { MAX_HISTORY_POSITIONS } from '../positions/positions-repo.ts';
 import { boolParam, many } from '../access/list-params.ts';
 import { parseAttributes, toIso } from '../http/json.ts';
 import { registerReportKind, type ReportKind } from './report-endpoint.ts';
-import { eventChunks, positionChunks, visibleGeofenceIds, type EventRow, type ReportDevice } from './reports-repo.ts';
+import { eventChunks, geofenceNames, positionChunks, visibleGeofenceIds, type EventRow, type ReportDevice } from './reports-repo.ts';
 import { summaryRows, summaryToJson, type SummaryItem, type SummaryOptions } from './summary.ts';
 import { attributeLookup } from '../events/attribute-lookup.ts';
 
@@ -44,7 +44,7 @@ export const routeReport: ReportKind<PositionRow> = {
           return typeof total === 'number' ? f.distance(total) : null;
         },
       },
-      { header: 'address', kind: 'text', value: (p) => p.address ?? '', width: 40 },
+      { header: 'address', kind: 'text', value: (p) => p.address ?? null, width: 40 },
     ],
   },
 };
@@ -108,7 +108,10 @@ export function eventTypesFilter(types: string[]): Set<string> | null {
   return new Set(types);
 }
 
-export const eventsReport: ReportKind<EventRow> = {
+/** An event with the name of its geofence (for the spreadsheet). */
+export type EventItem = EventRow & { geofenceName?: string };
+
+export const eventsReport: ReportKind<EventItem> = {
   name: 'events',
   async open(request) {
     const db = request.ctx.storage.db;
@@ -117,13 +120,16 @@ export const eventsReport: ReportKind<EventRow> = {
     const alarms = alarmList.length > 0 ? new Set(alarmList) : null;
     // Events about a geofence the caller cannot see are dropped (administrators see all).
     const geofences = request.user.administrator === 1 ? null : await visibleGeofenceIds(db, request.user.id);
+    const names = new Map<number, string>();
     return async function* (device) {
       for await (const chunk of eventChunks(db, device.id, request.from, request.to, types)) {
-        for (const e of chunk) {
-          if (geofences && e.geofenceId !== 0 && !geofences.has(e.geofenceId)) continue;
-          if (alarms && e.type === 'alarm' && !alarms.has(String(parseAttributes(e.attributes).alarm))) continue;
-          yield e;
-        }
+        const kept = chunk.filter((e) => {
+          if (geofences && e.geofenceId !== 0 && !geofences.has(e.geofenceId)) return false;
+          return !(alarms && e.type === 'alarm' && !alarms.has(String(parseAttributes(e.attributes).alarm)));
+        });
+        const unknown = [...new Set(kept.map((e) => e.geofenceId).filter((id) => id !== 0 && !names.has(id)))];
+        if (unknown.length > 0) for (const g of await geofenceNames(db, unknown)) names.set(g.id, g.name);
+        for (const e of kept) yield e.geofenceId !== 0 ? { ...e, geofenceName: names.get(e.geofenceId) ?? String(e.geofenceId) } : e;
       }
     };
   },
@@ -138,10 +144,10 @@ export const eventsReport: ReportKind<EventRow> = {
         header: 'alarm', kind: 'text',
         value: (e) => {
           const alarm = parseAttributes(e.attributes).alarm;
-          return typeof alarm === 'string' ? alarm : '';
+          return typeof alarm === 'string' ? alarm : null;
         },
       },
-      { header: 'geofence', kind: 'number', value: (e) => (e.geofenceId !== 0 ? e.geofenceId : null) },
+      { header: 'geofence', kind: 'text', value: (e) => e.geofenceName ?? null },
     ],
   },
 };
