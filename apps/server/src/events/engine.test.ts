@@ -81,3 +81,12 @@ describe('events engine', () => {
     expect(works.map((w) => w.events.length)).toEqual([0, 0, 0, 1]);
   });
 });
+
+describe('events engine, geofence segment crossing', () => {
+  it('off by default; with event.geofence.segmentCrossing a jump over a linked geofence raises geofenceCrossed', () => {
+    const jump = () => [at(0, { latitude: 9.995, longitude: 9.95 }), at(10, { latitude: 9.995, longitude: 10.05 })];
+    expect(run(engine(), entry(), jump())[1]!.events.map((x) => x.type)).toEqual([]);
+    const on = run(engine({ 'event.geofence.segmentCrossing': true }), entry(), jump());
+    expect(on[1]!.events.map((x) => [x.type, x.geofenceId])).toEqual([['geofenceCrossed', 5]]);
+  });
+});

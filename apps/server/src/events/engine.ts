@@ -1,10 +1,12 @@
 // The events engine (reference A.5): two pipeline steps and the background parts.
 //  - `geofencesStep` sets the position's geofenceIds (geofences of the device and its
 //    groups containing it), for every position, as Traccar's geofence handler does;
-//  - `eventsStep` runs the event handlers in Traccar's order — media, commandResult, overspeed,
-//    behavior (hard acceleration / braking alarms), fuel, (motion: motion/), geofence, alarm,
-//    ignition, maintenance, driver — and appends their events to work.events (the writer stores them with the position, in its transaction).
-//    Out-of-order positions (work.latest false) raise only media and commandResult (as Traccar).
+//  - `eventsStep` runs the event handlers in Traccar's order — media, commandResult,
+//    overspeed, behavior (hard acceleration / braking alarms), fuel, (motion: motion/),
+//    geofence (+ geofenceCrossed with event.geofence.segmentCrossing), alarm, ignition,
+//    maintenance, driver — and appends their events to work.events (the writer stores them
+//    with the position, in its transaction). Out-of-order positions (work.latest false) raise
+//    only media and commandResult (as Traccar).
 //  - status events (deviceOnline/Offline/Unknown) are raised by the pipeline and the
 //    StatusMonitor through `statusEvent`; deviceInactive by the InactivityMonitor.
 // Everything a handler needs per message is in memory: settings through the attribute
@@ -23,6 +25,7 @@ import { commandResultEvent } from './command-result.ts';
 import { driverEvents } from './driver.ts';
 import { fuelEvents } from './fuel.ts';
 import { geofenceEvents } from './geofence-events.ts';
+import { geofenceCrossedEvents } from './geofence-crossing.ts';
 import { GeofenceCache } from './geofence-cache.ts';
 import { ignitionEvents } from './ignition.ts';
 import { mediaEvents } from './media.ts';
@@ -52,6 +55,7 @@ export class EventsEngine {
   private readonly ignoreDuplicateAlerts: boolean;
   private readonly accelerationThreshold: number;
   private readonly brakingThreshold: number;
+  private readonly segmentCrossing: boolean;
 
   constructor(
     ctx: Pick<AppContext, 'storage' | 'changes' | 'log'>,
@@ -64,6 +68,7 @@ export class EventsEngine {
     this.ignoreDuplicateAlerts = lookup.config('event.ignoreDuplicateAlerts', true);
     this.accelerationThreshold = lookup.config('event.behavior.accelerationThreshold', 0);
     this.brakingThreshold = lookup.config('event.behavior.brakingThreshold', 0);
+    this.segmentCrossing = lookup.config('event.geofence.segmentCrossing', false);
   }
 
   async start(): Promise<void> {
@@ -139,6 +144,7 @@ export class EventsEngine {
     behaviorEvents(events, position, previous, this.accelerationThreshold, this.brakingThreshold);
     fuelEvents(events, position, previous, settings.fuelDropThreshold, settings.fuelIncreaseThreshold);
     geofenceEvents(events, position, previous, this.geofenceInfo, this.calendars);
+    if (this.segmentCrossing) geofenceCrossedEvents(events, position, previous, this.geofences.forDevice(entry.id, entry), this.calendars);
     alarmEvents(events, position, previous, this.ignoreDuplicateAlerts);
     ignitionEvents(events, position, previous);
     const maintenances = this.maintenances.forDevice(entry);
