@@ -3,14 +3,15 @@
 // in its own plugin, so neither file has to change for the other.
 //
 //   GET /api/reports/route    deviceId*, groupId*, from, to           → Position[] per device by fixTime
-//   GET /api/reports/summary  deviceId*, groupId*, from, to, daily    → ReportSummary[] (per device, or per device per day)
+//   GET /api/reports/summary  deviceId*, groupId*, from, to, daily, path=fast|slow → ReportSummary[] (per device, or per device per day)
 //   GET /api/reports/events   deviceId*, groupId*, from, to, type*, alarm* → Event[] per device by eventTime
 // each also as a spreadsheet (Accept: xlsx type, or the /xlsx suffix).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { positionToJson, type PositionRow } from '../positions/position-json.ts';
 import { MAX_HISTORY_POSITIONS } from '../positions/positions-repo.ts';
-import { boolParam, many } from '../access/list-params.ts';
+import { boolParam, many, single } from '../access/list-params.ts';
+import { badRequest } from '../http/errors.ts';
 import { parseAttributes, toIso } from '../http/json.ts';
 import { registerReportKind, type ReportKind } from './report-endpoint.ts';
 import { eventChunks, geofenceNames, positionChunks, visibleGeofenceIds, type EventRow, type ReportDevice } from './reports-repo.ts';
@@ -53,6 +54,10 @@ export const summaryReport: ReportKind<SummaryItem> = {
   name: 'summary',
   async open(request) {
     const daily = boolParam(request.query, 'daily') ? { timeZone: request.prefs.timeZone } : null;
+    // `path` (not a Traccar parameter, as for trips/stops): `slow` scans every position — the
+    // oracle the default fast path (edges + motion segments) is compared with.
+    const path = single(request.query, 'path') ?? 'fast';
+    if (path !== 'fast' && path !== 'slow') throw badRequest('Invalid path - fast or slow');
     // report.ignoreOdometer as Traccar looks it up: device, its groups, server, configuration.
     const lookup = attributeLookup(request.ctx);
     const settings = (device: ReportDevice): SummaryOptions => {
@@ -63,7 +68,7 @@ export const summaryReport: ReportKind<SummaryItem> = {
         fuelCapacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null,
       };
     };
-    return (device) => summaryRows(request.ctx.storage.db, [device], request.from, request.to, settings, daily);
+    return (device) => summaryRows(request.ctx.storage.db, [device], request.from, request.to, settings, daily, path === 'slow' ? 'scan' : 'fast');
   },
   toJson: summaryToJson,
   sheet: {
