@@ -24,8 +24,11 @@ const toNumber = (v: unknown) => (v === null || v === undefined ? null : Number(
 /** Positions of a device after `after` (exclusive, or from `from` inclusive) up to `to` (fixTime, inclusive), in chunks. */
 export async function* positionsAfter(
   db: Db, deviceId: number, after: PositionKey | null, from: number, to: number, until: PositionKey | null = null, chunkSize = MOTION_CHUNK,
+  /** Size of the first chunk, doubling up to chunkSize (readers that usually stop early). */
+  firstChunk = chunkSize,
 ): AsyncGenerator<PositionRow[]> {
   let cursor = after;
+  let size = Math.min(firstChunk, chunkSize);
   for (;;) {
     let q = db.selectFrom('positions').selectAll().where('deviceId', '=', deviceId).where('fixTime', '<=', to);
     if (cursor === null) q = q.where('fixTime', '>=', from);
@@ -37,12 +40,13 @@ export async function* positionsAfter(
       const u = until;
       q = q.where((eb) => eb.or([eb('fixTime', '<', u.fixTime), eb.and([eb('fixTime', '=', u.fixTime), eb('id', '<=', u.id)])]));
     }
-    const rows = (await q.orderBy('fixTime').orderBy('id').limit(chunkSize).execute()) as PositionRow[];
+    const rows = (await q.orderBy('fixTime').orderBy('id').limit(size).execute()) as PositionRow[];
     if (rows.length === 0) return;
     yield rows;
-    if (rows.length < chunkSize) return;
+    if (rows.length < size) return;
     const tail = rows[rows.length - 1]!;
     cursor = { fixTime: tail.fixTime, id: tail.id };
+    size = Math.min(chunkSize, size * 2);
   }
 }
 

@@ -31,7 +31,7 @@ import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes } from '../http/json.ts';
 import type { MotionConfig } from './motion-state.ts';
 import { SegmentMachine, segmentRecord, type SegmentOptions, type SegmentPoint, type SegmentRecord } from './segments.ts';
-import { positionsAfter, primeData, segmentChunks, type SegmentRow } from './motion-repo.ts';
+import { MOTION_CHUNK, positionsAfter, primeData, segmentChunks, type PositionKey, type SegmentRow } from './motion-repo.ts';
 
 type Db = Kysely<Database>;
 
@@ -90,14 +90,24 @@ export async function* motionSegmentsOf(
 ): AsyncGenerator<SegmentRecord> {
   const out: SegmentRecord[] = [];
   let candidates: Map<string, SegmentRow> | null = null;
+  /** The first stored segments closed in the period; all of them when fewer than JOIN_CANDIDATES. */
+  let head: SegmentRow[] = [];
   if (path === 'fast') {
     for await (const chunk of segmentChunks(db, deviceId, from, to, null, JOIN_CANDIDATES)) {
+      head = chunk;
       candidates = new Map();
       for (const s of chunk) if (s.startTime >= from) candidates.set(joinKey(s.kind === 'trip', s.startPositionId, s.openedById), s);
       break;
     }
   }
   let joined: SegmentRow | null = null;
+  // The period starts at or before the live machine's very first position: both machines start
+  // alike, no replay needed.
+  const s0 = candidates && candidates.size > 0 ? [...candidates.values()][0]! : null;
+  if (s0 && s0.startPositionId !== null && s0.startPositionId === s0.openedById) {
+    const first = await edgeRow(db, deviceId, from, to, 'first');
+    if (first && Number(first.id) === s0.startPositionId) joined = s0;
+  }
   const sm: SegmentMachine<SegmentPoint> = new SegmentMachine<SegmentPoint>(
     config,
     (segment) => {
@@ -108,16 +118,19 @@ export async function* motionSegmentsOf(
       joined = candidates.get(joinKey(moving, at.id, by.id)) ?? null;
     },
   );
-  replay: for await (const chunk of positionsAfter(db, deviceId, null, from, to)) {
-    for (const row of chunk) {
-      sm.push(pointOf(row));
-      if (joined) break replay;
+  if (!joined) {
+    // Replay from the period's start until the join; first chunks small (it usually comes soon).
+    replay: for await (const chunk of positionsAfter(db, deviceId, null, from, to, null, MOTION_CHUNK, 64)) {
+      for (const row of chunk) {
+        sm.push(pointOf(row));
+        if (joined) break replay;
+      }
+      yield* out;
+      out.length = 0;
     }
     yield* out;
     out.length = 0;
   }
-  yield* out;
-  out.length = 0;
   if (!joined) {
     const open = sm.openSegment();
     if (open && open.start !== open.end) yield segmentRecord(open, options);
@@ -127,7 +140,10 @@ export async function* motionSegmentsOf(
   // The stored segments from the joined one on, as long as they follow each other.
   let last: SegmentRow | null = null;
   const first: SegmentRow = joined;
-  stored: for await (const chunk of segmentChunks(db, deviceId, from, to, { closedTime: first.closedTime, id: first.id })) {
+  const source = head.length < JOIN_CANDIDATES
+    ? [head.slice(head.indexOf(first))]
+    : segmentChunks(db, deviceId, from, to, { closedTime: first.closedTime, id: first.id });
+  stored: for await (const chunk of source) {
     for (const s of chunk) {
       if (last && (s.startPositionId !== last.endPositionId || s.kind === last.kind)) break stored;
       yield recordOf(s);
@@ -137,11 +153,35 @@ export async function* motionSegmentsOf(
   yield* continueAfter(db, deviceId, config, options, last!, to);
 }
 
+/** First or last position of a device in [from, to] (fixTime, then id). */
+async function edgeRow(db: Db, deviceId: number, from: number, to: number, which: 'first' | 'last'): Promise<PositionRow | undefined> {
+  const dir = which === 'first' ? 'asc' : 'desc';
+  return (await db.selectFrom('positions').selectAll().where('deviceId', '=', deviceId).where('fixTime', '>=', from)
+    .where('fixTime', '<=', to).orderBy('fixTime', dir).orderBy('id', dir).limit(1).executeTakeFirst()) as PositionRow | undefined;
+}
+
 /** The live machine's state right after stored segment `s` closed, replayed to `to`. */
 async function* continueAfter(
   db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, s: SegmentRow, to: number,
 ): AsyncGenerator<SegmentRecord> {
   if (s.endPositionId === null || s.closedById === null) return;
+  // The live machine made no change since `s` closed (its stored state is still the segment
+  // opened then): it saw every position after it without changing, so a replay would not
+  // either — the open segment runs to the period's last position.
+  const st = await db.selectFrom('motionStates').selectAll().where('deviceId', '=', deviceId).executeTakeFirst();
+  if (st && Number(st.startPositionId) === s.endPositionId && Number(st.decidedById) === s.closedById) {
+    const last = await edgeRow(db, deviceId, s.endTime, to, 'last');
+    if (!last || Number(last.id) === s.endPositionId) return;
+    const rows = (await db.selectFrom('positions').selectAll().where('id', 'in', [s.endPositionId, s.closedById]).execute()) as PositionRow[];
+    const startRow = rows.find((r) => Number(r.id) === s.endPositionId);
+    const byRow = rows.find((r) => Number(r.id) === s.closedById);
+    if (startRow && byRow) {
+      const maxSpeed = await maxSpeedFromTo(db, deviceId, startRow, last);
+      const start = pointOf(startRow);
+      yield segmentRecord({ trip: s.kind !== 'trip', start, end: pointOf(last), openedBy: pointOf(byRow), closedBy: pointOf(last), maxSpeed }, options);
+      return;
+    }
+  }
   const prime = await primeData(db, deviceId, config, s.kind !== 'trip', s.endPositionId, s.closedById);
   if (!prime) return;
   const out: SegmentRecord[] = [];
@@ -164,6 +204,15 @@ export async function* segmentsFor(db: Db, deviceIds: readonly number[], from: n
   for (const deviceId of deviceIds) {
     for await (const chunk of segmentChunks(db, deviceId, from, to)) for (const s of chunk) if (s.startTime >= from) yield s;
   }
+}
+
+/** Max speed of the positions from `a` to `b` in (fixTime, id) order, both included. */
+async function maxSpeedFromTo(db: Db, deviceId: number, a: PositionKey, b: PositionKey): Promise<number> {
+  const row = await db.selectFrom('positions').select(sql<number | null>`max("speed")`.as('m')).where('deviceId', '=', deviceId)
+    .where((eb) => eb.or([eb('fixTime', '>', a.fixTime), eb.and([eb('fixTime', '=', a.fixTime), eb('id', '>=', a.id)])]))
+    .where((eb) => eb.or([eb('fixTime', '<', b.fixTime), eb.and([eb('fixTime', '=', b.fixTime), eb('id', '<=', b.id)])]))
+    .executeTakeFirst();
+  return Number(row?.m ?? 0);
 }
 
 async function maxSpeedBetween(db: Db, deviceId: number, from: number, to: number): Promise<number | null> {
