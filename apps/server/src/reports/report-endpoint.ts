@@ -1,7 +1,8 @@
 // One report kind = one endpoint pair: GET /api/reports/<name> answers a JSON array
 // (streamed: devices one after the other, items as they are produced) or, with
 // `Accept: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`, a spreadsheet;
-// GET /api/reports/<name>/xlsx always answers the spreadsheet (Traccar's path form).
+// GET /api/reports/<name>/xlsx always answers the spreadsheet (Traccar's path form);
+// GET /api/reports/<name>/mail answers 204 at once and e-mails the spreadsheet to the caller.
 //
 // To add a kind (trips and stops do this from their own files):
 //
@@ -66,7 +67,29 @@ async function answer<T>(ctx: AppContext, kind: ReportKind<T>, req: FastifyReque
   return reply.type('application/json; charset=utf-8').send(Readable.from(jsonArray(request.devices, rows, kind.toJson)));
 }
 
+/** Builds the spreadsheet in the background and mails it to the caller (Traccar's `/mail`: 204 now, mail later). */
+async function mail<T>(ctx: AppContext, kind: ReportKind<T>, req: FastifyRequest, reply: FastifyReply) {
+  const request = await readReportRequest(ctx, req);
+  const rows = await kind.open(request);
+  const f = formatter(request.prefs);
+  const title = f.text(kind.sheet.title);
+  const name = fileName(title, request.from, request.to, request.prefs.timeZone);
+  const deliver = async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of xlsxStream({ layout: kind.sheet, prefs: request.prefs, devices: request.devices, rows })) chunks.push(chunk as Buffer);
+    await ctx.mailer.send({
+      to: request.user.email,
+      subject: title,
+      text: `${title}: ${name}`,
+      attachments: [{ filename: name, content: Buffer.concat(chunks), contentType: XLSX_TYPE }],
+    });
+  };
+  deliver().catch((error: unknown) => ctx.log.error({ err: error, report: kind.name }, 'report mail failed'));
+  return reply.code(204).send();
+}
+
 export function registerReportKind<T>(app: FastifyInstance, ctx: AppContext, kind: ReportKind<T>): void {
   app.get(`/api/reports/${kind.name}`, async (req, reply) => answer(ctx, kind, req, reply, wantsXlsx(req)));
   app.get(`/api/reports/${kind.name}/xlsx`, async (req, reply) => answer(ctx, kind, req, reply, true));
+  app.get(`/api/reports/${kind.name}/mail`, async (req, reply) => mail(ctx, kind, req, reply));
 }
