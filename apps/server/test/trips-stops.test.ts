@@ -240,8 +240,12 @@ describe.each(backends)('trips and stops (%s)', (backend) => {
     const refused = await user.client.get(`/api/reports/trips?deviceId=${hidden.id}&${whole}`);
     expect(refused.status).toBe(400);
     expect(refused.text).toMatch(/^Device access denied/);
-    const xlsx = await admin.get(`/api/reports/trips/xlsx?deviceId=${a.id}&${whole}`);
-    expect(xlsx.status).toBe(200);
+    for (const kind of ['trips', 'stops']) {
+      const xlsx = await admin.get(`/api/reports/${kind}/xlsx?deviceId=${a.id}&${whole}`);
+      expect(xlsx.status).toBe(200);
+    }
+    const bad = await admin.get(`/api/reports/trips?deviceId=${a.id}&${whole}&path=medium`);
+    expect(bad.status).toBe(400);
   });
   it('a restarted server restores the motion state and continues the segments as if never stopped', async () => {
     const e = await create<Device>(admin, '/api/devices', { name: 'Echo', uniqueId: 'trip-e' });
