@@ -1,5 +1,5 @@
 // commandResult: a position carrying the device's answer to a command (`result` attribute).
-// Like Traccar, this one is raised for out-of-order positions too (the answer is news whenever it arrives).
+// Raised for positions that become the latest only (the engine skips out-of-order ones).
 import type { EventDraft } from '../processing/event-draft.ts';
 import type { PositionDraft } from '../processing/position-draft.ts';
 import { positionEvent } from './event.ts';

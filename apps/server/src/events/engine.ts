@@ -6,7 +6,7 @@
 //    geofence (+ geofenceCrossed with event.geofence.segmentCrossing), alarm, ignition,
 //    maintenance, driver — and appends their events to work.events (the writer stores them
 //    with the position, in its transaction). Out-of-order positions (work.latest false) raise
-//    only media and commandResult (as Traccar).
+//    no event at all.
 //  - status events (deviceOnline/Offline/Unknown) are raised by the pipeline and the
 //    StatusMonitor through `statusEvent`; deviceInactive by the InactivityMonitor.
 // Everything a handler needs per message is in memory: settings through the attribute
@@ -124,9 +124,12 @@ export class EventsEngine {
 
   detect(work: Work): void {
     const { position, previous, entry, events } = work;
+    // Out-of-order positions raise nothing at all (our issue's rule, stricter than Traccar,
+    // which still reports media and command results from them): a late fix must not show
+    // up in the events report as something that just happened.
+    if (!work.latest) return;
     mediaEvents(events, position);
     commandResultEvent(events, position);
-    if (!work.latest) return;
 
     const settings = this.deviceSettings(entry);
     const state = this.overspeedState(entry);

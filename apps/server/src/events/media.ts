@@ -1,6 +1,6 @@
 // media: a position carrying a file name in `image`, `video` or `audio` (a camera device's
-// upload). Attributes `media` (which kind) and `file`. Like commandResult, raised for
-// out-of-order positions too (reference A.5).
+// upload). Attributes `media` (which kind) and `file`. Like every event, only for
+// positions that become the device's latest.
 import type { EventDraft } from '../processing/event-draft.ts';
 import type { PositionDraft } from '../processing/position-draft.ts';
 import { positionEvent } from './event.ts';
