@@ -325,11 +325,11 @@ test('share the Google Maps and Street View links (copied where there is no shar
   const device = await admin.createDevice({ name: 'Compartilhar Local' });
   await report(device.uniqueId, -23.5611, -46.6559);
   const panel = await openDetail(page, device);
-  await panel.getByRole('button', { name: t('device.share.title') }).click();
+  await panel.getByRole('button', { name: t('device.actions.openExternal') }).click();
   await page.getByRole('menuitem', { name: t('device.share.googleMaps') }).click();
   await expect(panel.getByTestId('device-notice')).toContainText(t('device.share.copied'));
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('query=-23.5611,-46.6559');
-  await panel.getByRole('button', { name: t('device.share.title') }).click();
+  await panel.getByRole('button', { name: t('device.actions.openExternal') }).click();
   await page.getByRole('menuitem', { name: t('device.share.streetView') }).click();
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('viewpoint=-23.5611,-46.6559');
 });
@@ -371,4 +371,28 @@ test('an administrator pins an attribute for everyone (server scope); another us
   } finally {
     await setServerAttributes({ 'tarkan.deviceAttributes': before['tarkan.deviceAttributes'] });
   }
+});
+
+test('show only this device: every other marker leaves the map until the note over the map clears it', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Só Este' });
+  const other = await admin.createDevice({ name: 'Outro Qualquer' });
+  await report(device.uniqueId, -23.5301, -46.6201);
+  await report(other.uniqueId, -23.5311, -46.6211);
+  const panel = await openDetail(page, device);
+  const markers = async () => new Set(await page.evaluate(async () =>
+    ((await (window as unknown as { __rastroMap: { markers(): Promise<Array<{ id: number }>> } }).__rastroMap.markers()) ?? []).map((m) => m.id)));
+  await page.evaluate(() => localStorage.setItem('rastro.testHooks', '1'));
+  await page.reload();
+  await expect(panel.getByRole('heading', { name: device.name })).toBeVisible({ timeout: 15_000 });
+  await expect.poll(async () => { const ids = await markers(); return ids.has(device.id) && ids.has(other.id); }, { timeout: 15_000 }).toBe(true);
+  const only = panel.getByRole('button', { name: t('device.actions.onlyThis') });
+  await expect(only).toHaveAttribute('aria-pressed', 'false');
+  await only.click();
+  await expect(only).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => { const ids = await markers(); return [ids.has(device.id), ids.has(other.id)]; }, { timeout: 10_000 }).toEqual([true, false]);
+  const hint = page.getByTestId('map-filter-hint');
+  await expect(hint).toContainText(new RegExp(t('devices.mapHint.text').replace('{{shown}}', '1').replace('{{total}}', '\\d+')));
+  await hint.getByRole('button', { name: t('devices.mapHint.clearLabel') }).click();
+  await expect(only).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(async () => (await markers()).has(other.id), { timeout: 10_000 }).toBe(true);
 });

@@ -45,12 +45,15 @@ interface Seed {
   plate?: string;
   report?: Record<string, string | number | boolean>;
   state?: string;
+  attributes?: Record<string, string>;
 }
 
 // 12 devices; 7 report a position (online), 5 never do.
 const SEEDS: Seed[] = [
-  { name: 'Caminhão Azul', category: 'truck', plate: 'ABC1D23', report: { motion: true, ignition: true, speed: 30 }, state: 'installed' },
-  { name: 'Moto Norte', category: 'motorcycle', report: { motion: false, ignition: false, blocked: true } },
+  { name: 'Caminhão Azul', category: 'truck', plate: 'ABC1D23', report: { motion: true, ignition: true, speed: 30 }, state: 'installed',
+    attributes: { 'device.gpsBrand': `Concox${TAG}`, 'device.model': `GT06${TAG}` } },
+  { name: 'Moto Norte', category: 'motorcycle', report: { motion: false, ignition: false, blocked: true },
+    attributes: { 'device.gpsBrand': `Concox${TAG}`, 'device.technology': `4G${TAG}` } },
   { name: 'Carro Sul', category: 'car', report: { motion: false, ignition: true, driverUniqueId: 'D77' } },
   { name: 'Ônibus Centro', category: 'bus', report: { motion: true, ignition: true, speed: 18 } },
   { name: 'Van Leste', category: 'van', report: { motion: false, ignition: false } },
@@ -59,7 +62,7 @@ const SEEDS: Seed[] = [
   { name: 'Guincho Reserva', category: 'truck' },
   { name: 'Bicicleta Entregas', category: 'bicycle' },
   { name: 'Barco Porto', category: 'boat' },
-  { name: 'Caminhão Estoque', category: 'truck', state: 'stock' },
+  { name: 'Caminhão Estoque', category: 'truck', state: 'in_stock' },
   { name: 'Helicóptero Base', category: 'helicopter' },
 ];
 const MOVING = SEEDS.filter((s) => s.report?.motion === true).length;
@@ -85,9 +88,30 @@ test.beforeAll(async () => {
     const attributes: Record<string, unknown> = {};
     if (s.plate) attributes.plate = s.plate;
     if (s.state) attributes['device.state'] = s.state;
+    Object.assign(attributes, s.attributes);
     const d = await admin.createDevice({ name: `${s.name} ${TAG}`, category: s.category, attributes, groupId: i < 4 ? group.id : null });
     devices.set(s.name, d);
     if (s.report) await report(d.uniqueId, s.report, i);
+  }
+  // Van Leste is anchored (an anchor geofence linked to it).
+  const van = devices.get('Van Leste')!;
+  const anchor = await admin.post<{ id: number }>('/api/geofences', {
+    name: `Anchor ${van.name}`, area: 'CIRCLE (-23.534 -46.614, 150)', attributes: { isAnchor: true, deviceId: van.id },
+  });
+  await admin.link({ deviceId: van.id, geofenceId: anchor.id });
+  // A lazily deleted device (safe-mode deletion renames its uniqueId deleted-x-y): never listed, never counted.
+  const server = await admin.get<{ attributes: Record<string, unknown> }>('/api/server');
+  await admin.put('/api/server', { ...server, attributes: { ...server.attributes, 'tarkan.enableLazyDeletion': true } });
+  try {
+    const gone = await admin.createDevice({ name: `Apagado ${TAG}`, category: 'car' });
+    await admin.context.fetch(`/api/devices/${gone.id}`, { method: 'DELETE' });
+    const kept = await admin.get<Device[]>(`/api/devices?id=${gone.id}`).catch(() => [] as Device[]);
+    if (kept[0] && !/^deleted-[^-]+-[^-]+$/.test(kept[0].uniqueId)) throw new Error(`not lazily deleted: ${kept[0].uniqueId}`);
+  } finally {
+    const now = await admin.get<{ attributes: Record<string, unknown> }>('/api/server');
+    const attributes = { ...now.attributes };
+    delete attributes['tarkan.enableLazyDeletion'];
+    await admin.put('/api/server', { ...now, attributes });
   }
 });
 test.afterAll(async () => {
@@ -95,6 +119,8 @@ test.afterAll(async () => {
 });
 
 test.beforeEach(async ({ page }) => {
+  // Long walks through the menus on a shared, busy machine.
+  test.setTimeout(90_000);
   await page.addInitScript(() => localStorage.setItem('rastro.testHooks', '1'));
 });
 
@@ -169,9 +195,54 @@ test('filter menu: category hide-list, state and advanced filters', async ({ pag
   await yesOf(T.advanced.ignition!).click();
   await expect.poll(async () => short(await rowNames(page)).sort(byName)).toEqual(['Caminhão Azul', 'Carro Sul', 'Ônibus Centro', 'Trator Oeste']);
   await shot(page, 'devices-filters');
+  await anyOf(T.advanced.ignition!).click();
+  // Anchored devices come from the session's geofences.
+  await yesOf(T.advanced.anchor!).click();
+  await expect.poll(async () => short(await rowNames(page))).toEqual(['Van Leste']);
+  await anyOf(T.advanced.anchor!).click();
+  const pick = async (label: string, option: string) => {
+    await page.getByRole('combobox', { name: label, exact: true }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+  await pick(T.advanced.gps_brand!, `Concox${TAG}`);
+  await expect.poll(async () => short(await rowNames(page)).sort(byName)).toEqual(['Caminhão Azul', 'Moto Norte']);
+  // Advanced filters combine.
+  await pick(T.advanced.technology!, `4G${TAG}`);
+  await expect.poll(async () => short(await rowNames(page))).toEqual(['Moto Norte']);
+  // Clearing closes the menu and empties the search too: search this run's devices again, then reopen it.
+  const restart = async () => {
+    await page.getByRole('button', { name: T.clearFilters }).click();
+    await expect(page.getByRole('dialog', { name: T.filters })).toBeHidden();
+    await page.getByRole('searchbox', { name: T.search }).fill(TAG);
+    await expect(rows(page)).toHaveCount(SEEDS.length);
+    await page.getByRole('button', { name: T.filters, exact: true }).click();
+  };
+  await restart();
+  await pick(T.advanced.gps_model!, `GT06${TAG}`);
+  await expect.poll(async () => short(await rowNames(page))).toEqual(['Caminhão Azul']);
+  await restart();
+  // States by their names (device.state values of the editor).
+  await pick((pt as unknown as { devices: { state: string } }).devices.state,
+    (pt as unknown as { deviceEditor: { states: Record<string, string> } }).deviceEditor.states.in_stock!);
+  await expect.poll(async () => short(await rowNames(page))).toEqual(['Caminhão Estoque']);
   await page.getByRole('button', { name: T.clearFilters }).click();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('searchbox', { name: T.search })).toHaveValue('');
+});
+
+test('virtualised: a long list keeps only the rows near the view in the page', async ({ page }) => {
+  const tag = `zv${uniqueSuffix()}`;
+  const count = 80;
+  for (let i = 0; i < count; i++) await admin.createDevice({ name: `Frota ${String(i).padStart(2, '0')} ${tag}` });
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.goto('/devices');
+  await page.getByRole('searchbox', { name: T.search }).fill(tag);
+  await expect(chip(page, 'all')).toContainText(String(count));
+  await expect(rows(page).first()).toBeVisible();
+  expect(await rows(page).count()).toBeLessThan(40);
+  await page.getByTestId('devices-list').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await expect(page.locator('.device-row-name', { hasText: `Frota ${count - 1} ${tag}` })).toBeVisible();
+  await expect(page.locator('.device-row-name', { hasText: `Frota 00 ${tag}` })).toHaveCount(0);
 });
 
 test('sorts: same key toggles the direction; state sorts put flagged devices first', async ({ page }) => {

@@ -11,6 +11,7 @@ import { hasPermission, PERMISSION_BITS } from '@rastro/domain/permissions';
 import { api, HttpError } from '../../api/http.ts';
 import { useSession } from '../../app/session-store.ts';
 import { useLive } from '../../live/live-store.ts';
+import { setOnlyDevice, useDeviceFilters } from '../../live/visible-devices.ts';
 import {
   anchorOf, createAnchor, lockCommand, removeAnchor, savedCommandsOf, sendCommand, type Geofence, type LockAction,
 } from '../commands-ui/commands-api.ts';
@@ -104,6 +105,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
     setSearch((p) => { p.delete('edit'); return p; }, { replace: true });
   }, [editOnLoad, device.id, setSearch]);
   const hasPosition = position !== undefined;
+  const onlyThis = useDeviceFilters((s) => s.filters.onlyDeviceId === device.id);
   useSelectOnMap(device.id, hasPosition);
 
   if (!can) return null;
@@ -231,17 +233,18 @@ export function DeviceActions({ device, position }: { device: Device; position: 
               <Menu.Item component="a" href={streetViewUrl(position.latitude, position.longitude, position.course)} target="_blank" rel="noopener noreferrer">
                 {t('device.actions.streetView')}
               </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        )}
-        {hasFix && (
-          <Menu withinPortal zIndex={500}>
-            <Menu.Target><Button size="compact-sm" variant="light">{t('device.share.title')}</Button></Menu.Target>
-            <Menu.Dropdown>
+              <Menu.Divider />
+              <Menu.Label>{t('device.share.title')}</Menu.Label>
               <Menu.Item onClick={() => void share(googleMapsUrl(position.latitude, position.longitude))}>{t('device.share.googleMaps')}</Menu.Item>
               <Menu.Item onClick={() => void share(streetViewUrl(position.latitude, position.longitude, position.course))}>{t('device.share.streetView')}</Menu.Item>
             </Menu.Dropdown>
           </Menu>
+        )}
+        {hasPosition && (
+          <Button size="compact-sm" variant={onlyThis ? 'filled' : 'light'} aria-pressed={onlyThis} title={t('device.actions.onlyThisHint')}
+            onClick={() => setOnlyDevice(onlyThis ? null : device.id)}>
+            {t('device.actions.onlyThis')}
+          </Button>
         )}
         {can.edit && <Button size="compact-sm" variant="light" onClick={() => openDeviceEditor(device.id)}>{t('device.actions.edit')}</Button>}
         {can.remove && <Button size="compact-sm" variant="outline" color="#b42318" onClick={() => { setNotice(null); setDialog({ kind: 'delete' }); }}>{t('device.actions.delete')}</Button>}

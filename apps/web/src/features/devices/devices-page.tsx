@@ -201,7 +201,7 @@ function FilterMenu({ devices, filters }: { devices: readonly Device[]; filters:
       placeholder={t('devices.advanced.any')} comboboxProps={{ withinPortal: false }} onChange={(v) => setAdvancedFilter(type, v)} />
   );
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={300} shadow="md" trapFocus withinPortal
+    <Popover opened={opened} onChange={setOpened} onClose={() => setOpened(false)} position="bottom-end" width={300} shadow="md" trapFocus withinPortal
       middlewares={{ flip: true, shift: true, size: true }}>
       <Popover.Target>
         <ActionIcon variant={count > 0 ? 'filled' : 'default'} size={36} aria-label={count > 0 ? t('devices.filtersActive', { count }) : t('devices.filters')}
@@ -219,7 +219,7 @@ function FilterMenu({ devices, filters }: { devices: readonly Device[]; filters:
             ))}
           </div>
         </fieldset>
-        <Select size="xs" label={t('devices.state')} data={states} value={filters.state} clearable placeholder={t('devices.advanced.any')}
+        <Select size="xs" label={t('devices.state')} data={states.map((v) => ({ value: v, label: t(`deviceEditor.states.${v}`, { defaultValue: v }) }))} value={filters.state} clearable placeholder={t('devices.advanced.any')}
           comboboxProps={{ withinPortal: false }} onChange={(v) => setStateFilter(v)} disabled={states.length === 0} />
         <fieldset className="devices-fieldset">
           <legend>{t('devices.advanced.title')}</legend>
@@ -234,7 +234,7 @@ function FilterMenu({ devices, filters }: { devices: readonly Device[]; filters:
           {models.length > 0 && textSelect('gps_model', models)}
           {technologies.length > 0 && textSelect('technology', technologies)}
         </fieldset>
-        <Button size="xs" variant="light" fullWidth onClick={clearFilters} disabled={!hasFilters(filters) && filters.query === ''}>
+        <Button size="xs" variant="light" fullWidth onClick={() => { clearFilters(); setOpened(false); }} disabled={!hasFilters(filters) && filters.query === ''}>
           {t('devices.clearFilters')}
         </Button>
       </Popover.Dropdown>

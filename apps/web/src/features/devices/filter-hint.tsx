@@ -1,5 +1,5 @@
 // A note over the map while device filters hide markers (a search remembered from an earlier
-// session, a status chip, a category…): "Map filtered: N of M devices shown", with a button
+// session, a status chip, a category, show-only-one-device…): "Map filtered: N of M devices shown", with a button
 // that clears the filters and one that opens the list. Not shown on /devices itself, whose
 // list already says how many devices it shows.
 import './filter-hint.css';
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { isDeletedDevice, isFiltering } from '@rastro/domain/device-filters';
 import { useLive } from '../../live/live-store.ts';
-import { clearFilters, useDeviceFilters, useVisibleDeviceIds } from '../../live/visible-devices.ts';
+import { clearFilters, setOnlyDevice, useDeviceFilters, useVisibleDeviceIds } from '../../live/visible-devices.ts';
 
 export function FilterHint() {
   const { t } = useTranslation();
@@ -18,8 +18,7 @@ export function FilterHint() {
   const visible = useVisibleDeviceIds();
   const devices = useLive((s) => s.devices);
   const total = useMemo(() => Object.values(devices).reduce((n, d) => (isDeletedDevice(d) ? n : n + 1), 0), [devices]);
-  // Show-only-one-device belongs to the screen that set it (route history), not to this note.
-  const filtering = isFiltering({ ...filters, onlyDeviceId: null });
+  const filtering = isFiltering(filters);
   if (!filtering || visible === null || total === 0 || path === '/devices') return null;
   return (
     <div className="filter-hint" role="status" data-testid="map-filter-hint">
@@ -29,7 +28,7 @@ export function FilterHint() {
           aria-label={t('devices.mapHint.openLabel')}>
           {t('devices.mapHint.open')}
         </button>
-        <button type="button" className="filter-hint-button is-primary" onClick={clearFilters} title={t('devices.mapHint.clearLabel')}
+        <button type="button" className="filter-hint-button is-primary" onClick={() => { clearFilters(); setOnlyDevice(null); }} title={t('devices.mapHint.clearLabel')}
           aria-label={t('devices.mapHint.clearLabel')}>
           {t('devices.mapHint.clear')}
         </button>
