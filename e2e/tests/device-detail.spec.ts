@@ -379,20 +379,28 @@ test('show only this device: every other marker leaves the map until the note ov
   await report(device.uniqueId, -23.5301, -46.6201);
   await report(other.uniqueId, -23.5311, -46.6211);
   const panel = await openDetail(page, device);
-  const markers = async () => new Set(await page.evaluate(async () =>
-    ((await (window as unknown as { __rastroMap: { markers(): Promise<Array<{ id: number }>> } }).__rastroMap.markers()) ?? []).map((m) => m.id)));
+  // Whether the map draws a device's icon when looking closely (zoom 18, no clusters) at it.
+  const drawn = (id: number, lat: number, lon: number) => page.evaluate(async ({ id, lat, lon }) => {
+    const hook = (window as unknown as { __rastroMap: {
+      map: { jumpTo(o: { center: [number, number]; zoom: number }): void }; idle(): Promise<void>; rendered(): { icons: number[] };
+    } }).__rastroMap;
+    hook.map.jumpTo({ center: [lon, lat], zoom: 18 });
+    await hook.idle();
+    return hook.rendered().icons.includes(id);
+  }, { id, lat, lon });
+  const both = async () => [await drawn(device.id, -23.5301, -46.6201), await drawn(other.id, -23.5311, -46.6211)];
   await page.evaluate(() => localStorage.setItem('rastro.testHooks', '1'));
   await page.reload();
   await expect(panel.getByRole('heading', { name: device.name })).toBeVisible({ timeout: 15_000 });
-  await expect.poll(async () => { const ids = await markers(); return ids.has(device.id) && ids.has(other.id); }, { timeout: 15_000 }).toBe(true);
+  await expect.poll(both, { timeout: 15_000 }).toEqual([true, true]);
   const only = panel.getByRole('button', { name: t('device.actions.onlyThis') });
   await expect(only).toHaveAttribute('aria-pressed', 'false');
   await only.click();
   await expect(only).toHaveAttribute('aria-pressed', 'true');
-  await expect.poll(async () => { const ids = await markers(); return [ids.has(device.id), ids.has(other.id)]; }, { timeout: 10_000 }).toEqual([true, false]);
+  await expect.poll(both, { timeout: 10_000 }).toEqual([true, false]);
   const hint = page.getByTestId('map-filter-hint');
   await expect(hint).toContainText(new RegExp(t('devices.mapHint.text').replace('{{shown}}', '1').replace('{{total}}', '\\d+')));
   await hint.getByRole('button', { name: t('devices.mapHint.clearLabel') }).click();
   await expect(only).toHaveAttribute('aria-pressed', 'false');
-  await expect.poll(async () => (await markers()).has(other.id), { timeout: 10_000 }).toBe(true);
+  await expect.poll(both, { timeout: 10_000 }).toEqual([true, true]);
 });

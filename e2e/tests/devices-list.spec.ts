@@ -32,10 +32,21 @@ interface MapHook {
   loaded(): boolean;
   idle(): Promise<void>;
   markers(): Promise<Array<{ id: number }>>;
+  map: { jumpTo(options: { center: [number, number]; zoom: number }): void };
+  rendered(): { icons: number[] };
 }
 const hookLoaded = (page: Page) => page.evaluate(() => (window as unknown as { __rastroMap?: MapHook }).__rastroMap?.loaded() === true);
 const hookIdle = (page: Page) => page.evaluate(() => (window as unknown as { __rastroMap?: MapHook }).__rastroMap?.idle());
 const hookMarkers = (page: Page) => page.evaluate(() => (window as unknown as { __rastroMap: MapHook }).__rastroMap.markers());
+/** Where report() put the seed at `index`. */
+const seedAt = (index: number): [number, number] => [-23.55 + index * 0.004, -46.63 + index * 0.004];
+/** Whether the map draws the device's icon when looking closely (zoom 18, no clusters) at where it is. */
+const drawn = (page: Page, id: number, [lat, lon]: [number, number]) => page.evaluate(async ({ id, lat, lon }) => {
+  const hook = (window as unknown as { __rastroMap: MapHook }).__rastroMap;
+  hook.map.jumpTo({ center: [lon, lat], zoom: 18 });
+  await hook.idle();
+  return hook.rendered().icons.includes(id);
+}, { id, lat, lon });
 
 const TAG = `zq${uniqueSuffix()}`;
 
@@ -305,10 +316,11 @@ test('markers of filtered-out devices leave the map', async ({ page }) => {
   const moto = devices.get('Moto Norte')!.id;
   const markerIds = async () => new Set((await hookMarkers(page)).map((m) => m.id));
   await expect.poll(async () => (await markerIds()).has(truck) && (await markerIds()).has(moto), { timeout: 10_000 }).toBe(true);
+  await expect.poll(() => drawn(page, moto, seedAt(1)), { timeout: 10_000 }).toBe(true);
   await chip(page, 'moving').click();
-  await expect.poll(async () => { const ids = await markerIds(); return [ids.has(truck), ids.has(moto)]; }).toEqual([true, false]);
+  await expect.poll(async () => [await drawn(page, truck, seedAt(0)), await drawn(page, moto, seedAt(1))], { timeout: 10_000 }).toEqual([true, false]);
   await chip(page, 'all').click();
-  await expect.poll(async () => (await markerIds()).has(moto)).toBe(true);
+  await expect.poll(() => drawn(page, moto, seedAt(1)), { timeout: 10_000 }).toBe(true);
 });
 
 for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
@@ -356,8 +368,7 @@ test('a search remembered from an earlier session hides markers on /home, and th
   await expect(hint).toContainText(new RegExp(H.text!.replace('{{shown}}', '4').replace('{{total}}', '\\d+')));
   const inGroup = devices.get('Moto Norte')!.id;
   const outside = devices.get('Van Leste')!.id;
-  const markerIds = async () => new Set((await hookMarkers(page)).map((m) => m.id));
-  await expect.poll(async () => { const ids = await markerIds(); return [ids.has(inGroup), ids.has(outside)]; }, { timeout: 10_000 }).toEqual([true, false]);
+  await expect.poll(async () => [await drawn(page, inGroup, seedAt(1)), await drawn(page, outside, seedAt(4))], { timeout: 10_000 }).toEqual([true, false]);
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(hint).toBeVisible();
   await shot(page, 'map-filter-hint');
@@ -374,7 +385,7 @@ test('a search remembered from an earlier session hides markers on /home, and th
   await expect(hint).toBeVisible();
   await hint.getByRole('button', { name: H.clearLabel }).click();
   await expect(hint).toBeHidden();
-  await expect.poll(async () => (await markerIds()).has(outside), { timeout: 10_000 }).toBe(true);
+  await expect.poll(() => drawn(page, outside, seedAt(4)), { timeout: 10_000 }).toBe(true);
   expect(await page.evaluate(() => localStorage.getItem('query'))).toBe('');
   // Groups and geofences were fetched once since the page loaded (list, detail and map share them).
   expect(requests.filter((p) => p === '/api/groups')).toHaveLength(1);
