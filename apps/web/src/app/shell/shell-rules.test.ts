@@ -12,10 +12,10 @@ describe('menu availability', () => {
     expect(Object.keys(USER_MENU_AVAILABLE).sort()).toEqual([...USER_MENU_IDS].sort());
   });
 
-  it('shows only entries whose screens exist (today: sign-out; devices in the side menu)', () => {
+  it('shows only entries whose screens exist (today: sign-out; devices and reports in the side menu)', () => {
     expect(visibleUserEntries(admin)).toEqual([{ id: 'logout' }]);
     expect(visibleUserEntries(shared)).toEqual([{ id: 'logout' }]);
-    expect(visibleSideEntries(admin).map((e) => e.id)).toEqual(['devices']);
+    expect(visibleSideEntries(admin).map((e) => e.id)).toEqual(['devices', 'reports']);
     expect(visibleSideEntries(shared)).toEqual([]);
   });
 
@@ -24,7 +24,7 @@ describe('menu availability', () => {
     expect(visibleUserEntries(admin, all).map((e) => e.id)).toEqual(['account', 'logs', 'server', 'logout']);
     expect(visibleUserEntries(shared, all).map((e) => e.id)).toEqual(['logout']);
     const side = { ...SIDE_MENU_AVAILABLE, devices: true, notifications: true };
-    expect(visibleSideEntries(admin, side).map((e) => e.id)).toEqual(['devices', 'notifications']);
+    expect(visibleSideEntries(admin, side).map((e) => e.id)).toEqual(['devices', 'reports', 'notifications']);
     expect(visibleSideEntries(shared, side)).toEqual([]);
   });
 });
