@@ -243,7 +243,20 @@ async function leaflet(): Promise<void> {
   });
 }
 
-const run = strategy === 'leaflet' ? leaflet : strategy === 'setdata' ? setdata : rastro;
+/** Diagnostics (--strategies socket): the socket and the store only, nothing drawn: the floor every strategy pays. */
+async function socketOnly(): Promise<void> {
+  const { devices, positions } = await loadDevices();
+  setLoaded(devices, positions);
+  const store = params.get('store') !== '0';
+  connectSocket({ url: wsUrl, WebSocketImpl: TimedWebSocket, onMessage: (m: SocketMessage) => {
+    if (!Array.isArray(m.positions)) return;
+    if (store) applyPositions(m.positions);
+    const ids = m.positions.length ? [m.positions[0]!.id] : [];
+    requestAnimationFrame(() => requestAnimationFrame(() => drawn(ids, performance.now())));
+  } });
+}
+
+const run = strategy === 'leaflet' ? leaflet : strategy === 'setdata' ? setdata : strategy === 'socket' ? socketOnly : rastro;
 run().then(
   () => (bench.ready = true),
   (e: unknown) => (bench.error = String(e instanceof Error ? e.stack : e)),

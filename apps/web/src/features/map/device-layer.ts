@@ -138,6 +138,7 @@ export class DeviceLayer {
   // Latest worker answer.
   private items: ViewItems | null = null;
   private itemsSeq = 0;
+  private itemsViewSeq = -1;
   private viewSeq = 0;
   private passPending = false;
   private lastViewAt = -Infinity;
@@ -150,6 +151,10 @@ export class DeviceLayer {
   private hits: Hit[] = [];
   private lastDrawn: DrawnFrame = { clusters: [], icons: [], dots: 0, labels: [], rings: 0, precision: 0, selected: null };
   private readonly labelWidths = new Map<string, number>();
+  /** A vehicle drawn alone in the last frame changed since. */
+  private singleMoved = false;
+  /** Cluster bubbles and dots, rendered once per look and blitted (cheaper than paths and text every frame). */
+  private readonly sprites = new Map<string, HTMLCanvasElement>();
   /** Counts canvas frames. */
   private frameNo = 0;
   private cssW = 0;
@@ -310,6 +315,7 @@ export class DeviceLayer {
     m.course = Number.isFinite(position.course) ? position.course : 0;
     m.acc = accuracyPx0(position.accuracy, latitude);
     if (moved) this.place(entry, now);
+    if (entry.drawnIn === this.frameNo) this.singleMoved = true;
     this.enqueue(entry);
     this.note(position.id, now);
     if (moved) this.onSelectedMoved(entry);
@@ -393,8 +399,10 @@ export class DeviceLayer {
       this.sendFrame = null;
       this.send();
     });
-    // Single vehicles in view move at once, without waiting for the worker.
-    this.invalidate();
+    // Single vehicles on screen move at once, without waiting for the worker; clusters are
+    // redrawn when its answer comes (a redraw for nothing costs a full canvas raster).
+    if (this.singleMoved) this.invalidate();
+    this.singleMoved = false;
   }
 
   private send(): void {
@@ -457,11 +465,21 @@ export class DeviceLayer {
 
   private onItems(m: FromWorker): void {
     if (this.destroyed) return;
+    const same = this.items !== null && m.viewSeq === this.itemsViewSeq && sameLook(this.items, m.items, TILE_PX * 2 ** this.map.getZoom());
     this.items = m.items;
     this.itemsSeq = m.seq;
+    this.itemsViewSeq = m.viewSeq;
     this.lastPassMs = m.ms;
     this.passPending = m.seq < this.seq || m.viewSeq < this.viewSeq;
-    this.invalidate();
+    if (!same) {
+      this.invalidate();
+      return;
+    }
+    // Nothing on screen would change (at fleet zoom a second of driving moves a cluster by less
+    // than a pixel): the canvas already shows these positions, so they count as drawn without
+    // rasterising the same picture again.
+    this.afterDraw();
+    this.resolveSettled();
   }
 
   // ---- drawing ----
@@ -492,6 +510,7 @@ export class DeviceLayer {
     this.canvas.height = Math.max(1, Math.round(this.cssH * this.dpr));
     this.canvas.style.width = `${this.cssW}px`;
     this.canvas.style.height = `${this.cssH}px`;
+    this.sprites.clear();
   }
 
   private currentPoint(entry: Entry, now: number): [number, number] {
@@ -569,20 +588,25 @@ export class DeviceLayer {
         const r = count < 10 ? 17 : count < 100 ? 21 : count < 1000 ? 25 : 29;
         if (x < -r || y < -r || x > this.cssW + r || y > this.cssH + r) continue;
         const share = items.online[i]! / count;
-        ctx.beginPath();
-        ctx.arc(x, y, r, 0, Math.PI * 2);
-        ctx.fillStyle = share >= 0.75 ? STATUS_COLORS.online : share >= 0.35 ? STATUS_COLORS.unknown : STATUS_COLORS.offlineCluster;
-        ctx.globalAlpha = 0.9;
-        ctx.fill();
-        ctx.lineWidth = 3;
-        ctx.strokeStyle = '#ffffff';
-        ctx.stroke();
-        ctx.globalAlpha = 1;
-        ctx.fillStyle = '#ffffff';
-        ctx.font = '700 12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
-        ctx.textAlign = 'center';
-        ctx.textBaseline = 'middle';
-        ctx.fillText(abbreviate(count), x, y + 0.5);
+        const color = share >= 0.75 ? STATUS_COLORS.online : share >= 0.35 ? STATUS_COLORS.unknown : STATUS_COLORS.offlineCluster;
+        const sprite = this.sprite(`c|${r}|${color}|${abbreviate(count)}`, r + 2, (c) => {
+          c.beginPath();
+          c.arc(0, 0, r, 0, Math.PI * 2);
+          c.fillStyle = color;
+          c.globalAlpha = 0.9;
+          c.fill();
+          c.lineWidth = 3;
+          c.strokeStyle = '#ffffff';
+          c.stroke();
+          c.globalAlpha = 1;
+          c.fillStyle = '#ffffff';
+          c.font = '700 12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
+          c.textAlign = 'center';
+          c.textBaseline = 'middle';
+          c.fillText(abbreviate(count), 0, 0.5);
+        });
+        // Whole device pixels: a plain copy, no resampling.
+        ctx.drawImage(sprite, this.snap(x - r - 2), this.snap(y - r - 2), sprite.width / this.dpr, sprite.height / this.dpr);
         frame.clusters.push({ count, online: items.online[i]! });
         hits.push({ x, y, r, id: items.id[i]!, count, wx: items.x[i]!, wy: items.y[i]! });
       }
@@ -592,14 +616,17 @@ export class DeviceLayer {
       if (!icons) {
         for (const s of singles) {
           const status = s.e.marker.status;
-          const r = Math.max(3, Math.min(6, 3 + ((zoom - 2) * 3) / (ICON_MIN_ZOOM - 2)));
-          ctx.beginPath();
-          ctx.arc(s.x, s.y, r, 0, Math.PI * 2);
-          ctx.fillStyle = STATUS_COLORS[status];
-          ctx.fill();
-          ctx.lineWidth = 1.5;
-          ctx.strokeStyle = '#ffffff';
-          ctx.stroke();
+          const r = Math.round(2 * Math.max(3, Math.min(6, 3 + ((zoom - 2) * 3) / (ICON_MIN_ZOOM - 2)))) / 2;
+          const sprite = this.sprite(`d|${r}|${status}`, r + 1, (c) => {
+            c.beginPath();
+            c.arc(0, 0, r, 0, Math.PI * 2);
+            c.fillStyle = STATUS_COLORS[status];
+            c.fill();
+            c.lineWidth = 1.5;
+            c.strokeStyle = '#ffffff';
+            c.stroke();
+          });
+          ctx.drawImage(sprite, this.snap(s.x - r - 1), this.snap(s.y - r - 1), sprite.width / this.dpr, sprite.height / this.dpr);
           frame.dots++;
           hits.push({ x: s.x, y: s.y, r: 8, id: s.e.marker.id, count: 1, wx: s.e.x, wy: s.e.y });
         }
@@ -658,11 +685,35 @@ export class DeviceLayer {
     this.lastDrawn = frame;
     this.afterDraw();
     if (this.animating.size > 0) this.invalidate();
-    if (this.isSettled() && this.settleWaiters.length) {
-      const waiters = this.settleWaiters;
-      this.settleWaiters = [];
-      for (const w of waiters) w();
+    this.resolveSettled();
+  }
+
+  private resolveSettled(): void {
+    if (this.settleWaiters.length === 0 || !this.isSettled()) return;
+    const waiters = this.settleWaiters;
+    this.settleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private snap(v: number): number {
+    return Math.round(v * this.dpr) / this.dpr;
+  }
+
+  /** A square sprite of half-size `half` (CSS px) drawn around its centre by `paint`, at the screen's pixel ratio. */
+  private sprite(key: string, half: number, paint: (c: CanvasRenderingContext2D) => void): HTMLCanvasElement {
+    let sprite = this.sprites.get(key);
+    if (sprite) return sprite;
+    if (this.sprites.size > 2_000) this.sprites.clear();
+    sprite = document.createElement('canvas');
+    sprite.width = sprite.height = Math.ceil(2 * half * this.dpr);
+    const c = sprite.getContext('2d');
+    if (c) {
+      c.scale(this.dpr, this.dpr);
+      c.translate(half, half);
+      paint(c);
     }
+    this.sprites.set(key, sprite);
+    return sprite;
   }
 
   /** Name/plate pills under the icons; a label overlapping one already drawn is left out (as the older layer did). */
@@ -798,6 +849,20 @@ export function labelOf(m: Pick<Marker, 'name' | 'plate'>, prefs: Pick<MapPrefs,
   const plate = m.plate || NO_PLATE;
   const text = prefs.name && prefs.plate ? (m.name ? `${m.name} - ${plate}` : plate) : prefs.name ? m.name : prefs.plate ? plate : '';
   return text.length > 32 ? `${text.slice(0, 31)}…` : text;
+}
+
+/**
+ * True when two answers of the same view would draw the same picture: the same items (clusters
+ * with the same counts and status mix, the same single vehicles) within half a pixel.
+ */
+export function sameLook(a: ViewItems, b: ViewItems, worldPx: number): boolean {
+  if (a.n !== b.n) return false;
+  const tolerance = 0.5 / worldPx;
+  for (let i = 0; i < a.n; i++) {
+    if (a.id[i] !== b.id[i] || a.count[i] !== b.count[i] || a.online[i] !== b.online[i]) return false;
+    if (Math.abs(a.x[i]! - b.x[i]!) > tolerance || Math.abs(a.y[i]! - b.y[i]!) > tolerance) return false;
+  }
+  return true;
 }
 
 /** 1234 → 1.2k, 15000 → 15k (as MapLibre's point_count_abbreviated). */

@@ -168,3 +168,19 @@ describe('labels and counts', () => {
     expect(abbreviate(15_400)).toBe('15k');
   });
 });
+
+describe('redraw only when the picture changes', () => {
+  it('treats answers within half a pixel as the same picture', async () => {
+    const { sameLook } = await import('./device-layer.ts');
+    const index = load([[1, 5, 45], [2, 5.00001, 45], [3, 8, 46]]);
+    const q = view(6, 45.5, 5);
+    const worldPx = TILE_PX * 2 ** q.zoom;
+    const a = index.query(q);
+    index.upsert([1], [lonToX(5) + 0.2 / worldPx], [latToY(45)], [SHOWN | ONLINE]);
+    expect(sameLook(a, index.query(q), worldPx)).toBe(true);
+    index.upsert([3], [lonToX(8) + 3 / worldPx], [latToY(46)], [SHOWN | ONLINE]);
+    expect(sameLook(a, index.query(q), worldPx)).toBe(false);
+    index.upsert([3], [lonToX(8)], [latToY(46)], [SHOWN]);
+    expect(sameLook(a, index.query(q), worldPx)).toBe(false);
+  });
+});
