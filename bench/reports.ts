@@ -274,9 +274,8 @@ async function measureChild(m: Measure): Promise<void> {
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
   const result: Measured = { ms, bytes, items, status: res.status, rssBeforeMb: rssBefore / 2 ** 20, peakRssMb: peak / 2 ** 20 };
-  process.send!(result);
   await rastro.close();
-  process.exit(0);
+  process.send!(result, () => process.exit(0));
 }
 
 function measure(m: Measure): Promise<Measured> {
@@ -369,9 +368,8 @@ async function textChild(m: Measure): Promise<void> {
   });
   const cookie = /JSESSIONID=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
   const text = await (await fetch(`${base}${m.path}`, { headers: { cookie } })).text();
-  process.send!(text);
   await rastro.close();
-  process.exit(0);
+  process.send!(text, () => process.exit(0));
 }
 
 async function main(): Promise<void> {

@@ -38,7 +38,7 @@ export async function* positionsAfter(
     }
     if (until) {
       const u = until;
-      q = q.where((eb) => eb.or([eb('fixTime', '<', u.fixTime), eb.and([eb('fixTime', '=', u.fixTime), eb('id', '<=', u.id)])]));
+      q = q.where('fixTime', '<=', u.fixTime).where((eb) => eb.or([eb('fixTime', '<', u.fixTime), eb('id', '<=', u.id)]));
     }
     const rows = (await q.orderBy('fixTime').orderBy('id').limit(size).execute()) as PositionRow[];
     if (rows.length === 0) return;
@@ -67,8 +67,9 @@ export async function primeData(db: Db, deviceId: number, config: MotionConfig, 
   const start = rows.find((r) => Number(r.id) === startId);
   const by = rows.find((r) => Number(r.id) === byId);
   if (!start || !by) return null;
+  // Range bounds spelled out next to the (fixTime, id) tie-breaks, so the index range is used.
   const notAfterBy = (q: ReturnType<typeof base>) =>
-    q.where((eb) => eb.or([eb('fixTime', '<', by.fixTime), eb.and([eb('fixTime', '=', by.fixTime), eb('id', '<=', by.id)])]));
+    q.where('fixTime', '<=', by.fixTime).where((eb) => eb.or([eb('fixTime', '<', by.fixTime), eb('id', '<=', by.id)]));
   const base = () => db.selectFrom('positions').where('deviceId', '=', deviceId);
   const threshold = by.fixTime - (config.newLogic ? config.minDuration : 0);
   const recent = (await notAfterBy(base()).selectAll().where('fixTime', '>', threshold)
@@ -77,7 +78,8 @@ export async function primeData(db: Db, deviceId: number, config: MotionConfig, 
     .orderBy('fixTime', 'desc').orderBy('id', 'desc').limit(1).execute()) as PositionRow[];
   const window = config.newLogic ? [...older, ...recent] : [by];
   const max = await notAfterBy(base())
-    .where((eb) => eb.or([eb('fixTime', '>', start.fixTime), eb.and([eb('fixTime', '=', start.fixTime), eb('id', '>=', start.id)])]))
+    .where('fixTime', '>=', start.fixTime)
+    .where((eb) => eb.or([eb('fixTime', '>', start.fixTime), eb('id', '>=', start.id)]))
     .select(sql<number>`max("speed")`.as('maxSpeed'))
     .executeTakeFirst();
   return { moving, start, by, maxSpeed: Number(max?.maxSpeed ?? 0), window };

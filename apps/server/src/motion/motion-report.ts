@@ -25,13 +25,13 @@
 // startHours/endHours) closed inside a period, per device, in order. Consecutive segments
 // share their boundary position, so a period's distance/fuel/engine hours are still best taken
 // from its first and last positions; segments give maxSpeed and per-trip figures.
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../storage/schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, MotionStateTable } from '../storage/schema.ts';
 import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes } from '../http/json.ts';
 import type { MotionConfig } from './motion-state.ts';
 import { SegmentMachine, segmentRecord, type SegmentOptions, type SegmentPoint, type SegmentRecord } from './segments.ts';
-import { MOTION_CHUNK, positionsAfter, primeData, segmentChunks, type PositionKey, type SegmentRow } from './motion-repo.ts';
+import { MOTION_CHUNK, positionsAfter, primeData, segmentChunks, type SegmentRow } from './motion-repo.ts';
 
 type Db = Kysely<Database>;
 
@@ -87,6 +87,8 @@ const JOIN_CANDIDATES = 256;
  */
 export async function* motionSegmentsOf(
   db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, from: number, to: number, path: ReportPath = 'fast',
+  /** The live machine's stored states, read beforehand for many devices at once (motionStatesOf); else read here. */
+  states?: MotionStates,
 ): AsyncGenerator<SegmentRecord> {
   const out: SegmentRecord[] = [];
   let candidates: Map<string, SegmentRow> | null = null;
@@ -150,7 +152,19 @@ export async function* motionSegmentsOf(
       last = s;
     }
   }
-  yield* continueAfter(db, deviceId, config, options, last!, to);
+  yield* continueAfter(db, deviceId, config, options, last!, to, states);
+}
+
+export type MotionStates = Map<number, Selectable<MotionStateTable>>;
+
+/** The stored live states of these devices (one read per 500 devices). */
+export async function motionStatesOf(db: Db, deviceIds: readonly number[]): Promise<MotionStates> {
+  const out: MotionStates = new Map();
+  for (let i = 0; i < deviceIds.length; i += 500) {
+    const rows = await db.selectFrom('motionStates').selectAll().where('deviceId', 'in', deviceIds.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(Number(r.deviceId), r);
+  }
+  return out;
 }
 
 /** First or last position of a device in [from, to] (fixTime, then id). */
@@ -162,22 +176,29 @@ async function edgeRow(db: Db, deviceId: number, from: number, to: number, which
 
 /** The live machine's state right after stored segment `s` closed, replayed to `to`. */
 async function* continueAfter(
-  db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, s: SegmentRow, to: number,
+  db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, s: SegmentRow, to: number, states?: MotionStates,
 ): AsyncGenerator<SegmentRecord> {
   if (s.endPositionId === null || s.closedById === null) return;
   // The live machine made no change since `s` closed (its stored state is still the segment
   // opened then): it saw every position after it without changing, so a replay would not
   // either — the open segment runs to the period's last position.
-  const st = await db.selectFrom('motionStates').selectAll().where('deviceId', '=', deviceId).executeTakeFirst();
+  const st = states ? states.get(deviceId) : await db.selectFrom('motionStates').selectAll().where('deviceId', '=', deviceId).executeTakeFirst();
   if (st && Number(st.startPositionId) === s.endPositionId && Number(st.decidedById) === s.closedById) {
-    const last = await edgeRow(db, deviceId, s.endTime, to, 'last');
-    if (!last || Number(last.id) === s.endPositionId) return;
-    const rows = (await db.selectFrom('positions').selectAll().where('id', 'in', [s.endPositionId, s.closedById]).execute()) as PositionRow[];
-    const startRow = rows.find((r) => Number(r.id) === s.endPositionId);
+    // Two reads: the period's last position with the highest speed from the open segment's
+    // start to the period's end, and the start and decider rows.
+    const q = s.endPositionId;
+    const last = (await db.selectFrom('positions').selectAll()
+      .select(sql<number | null>`(select max("speed") from "positions" where "deviceId" = ${deviceId} and "fixTime" >= ${s.endTime} and "fixTime" <= ${to} and ("fixTime" > ${s.endTime} or "id" >= ${q}))`.as('tailMaxSpeed'))
+      .where('deviceId', '=', deviceId).where('fixTime', '>=', s.endTime).where('fixTime', '<=', to)
+      .orderBy('fixTime', 'desc').orderBy('id', 'desc').limit(1)
+      .executeTakeFirst()) as (PositionRow & { tailMaxSpeed: number | null }) | undefined;
+    if (!last || Number(last.id) === q) return;
+    const rows = (await db.selectFrom('positions').selectAll().where('id', 'in', [q, s.closedById]).execute()) as PositionRow[];
+    const startRow = rows.find((r) => Number(r.id) === q);
     const byRow = rows.find((r) => Number(r.id) === s.closedById);
     if (startRow && byRow) {
-      const maxSpeed = await maxSpeedFromTo(db, deviceId, startRow, last);
       const start = pointOf(startRow);
+      const maxSpeed = Number(last.tailMaxSpeed ?? 0);
       yield segmentRecord({ trip: s.kind !== 'trip', start, end: pointOf(last), openedBy: pointOf(byRow), closedBy: pointOf(last), maxSpeed }, options);
       return;
     }
@@ -204,15 +225,6 @@ export async function* segmentsFor(db: Db, deviceIds: readonly number[], from: n
   for (const deviceId of deviceIds) {
     for await (const chunk of segmentChunks(db, deviceId, from, to)) for (const s of chunk) if (s.startTime >= from) yield s;
   }
-}
-
-/** Max speed of the positions from `a` to `b` in (fixTime, id) order, both included. */
-async function maxSpeedFromTo(db: Db, deviceId: number, a: PositionKey, b: PositionKey): Promise<number> {
-  const row = await db.selectFrom('positions').select(sql<number | null>`max("speed")`.as('m')).where('deviceId', '=', deviceId)
-    .where((eb) => eb.or([eb('fixTime', '>', a.fixTime), eb.and([eb('fixTime', '=', a.fixTime), eb('id', '>=', a.id)])]))
-    .where((eb) => eb.or([eb('fixTime', '<', b.fixTime), eb.and([eb('fixTime', '=', b.fixTime), eb('id', '<=', b.id)])]))
-    .executeTakeFirst();
-  return Number(row?.m ?? 0);
 }
 
 async function maxSpeedBetween(db: Db, deviceId: number, from: number, to: number): Promise<number | null> {

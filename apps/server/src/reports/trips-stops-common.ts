@@ -6,7 +6,7 @@ import { idsParam, single } from '../access/list-params.ts';
 import { parseAttributes } from '../http/json.ts';
 import { attributeLookup } from '../events/attribute-lookup.ts';
 import { deviceMotionConfig, segmentOptions } from '../motion/motion-step.ts';
-import { motionSegmentsOf, type ReportPath } from '../motion/motion-report.ts';
+import { motionSegmentsOf, motionStatesOf, type ReportPath } from '../motion/motion-report.ts';
 import type { SegmentRecord } from '../motion/segments.ts';
 import type { ReportRequest } from './report-request.ts';
 import type { ReportDevice } from './reports-repo.ts';
@@ -31,11 +31,12 @@ export async function openMotionReport(request: ReportRequest, kind: 'trip' | 's
   const lookup = attributeLookup(request.ctx);
   await lookup.start();
   const db = request.ctx.storage.db;
+  const states = path === 'fast' ? await motionStatesOf(db, request.devices.map((d) => d.id)) : undefined;
   return async function* (device) {
     const source = { json: { attributes: parseAttributes(device.attributes), groupId: device.groupId } };
     const config = deviceMotionConfig(lookup, source);
     const options = segmentOptions(config, source.json.attributes);
-    for await (const s of motionSegmentsOf(db, device.id, config, options, request.from, request.to, path)) {
+    for await (const s of motionSegmentsOf(db, device.id, config, options, request.from, request.to, path, states)) {
       if (s.kind === kind) yield { ...s, deviceId: device.id, deviceName: device.name };
     }
   };
