@@ -138,7 +138,8 @@ test('edit from the detail panel: fields and the odometer (km on the form, metre
   const saved = (await admin.get<Device[]>(`/api/devices?id=${device.id}`))[0]!;
   expect(saved).toMatchObject({ name: 'Caminhão Editado', model: 'FH 540', attributes: { custom: 'kept' } });
   await expect.poll(async () => (await admin.get<Position[]>(`/api/positions?deviceId=${device.id}`))[0]?.attributes.totalDistance).toBe(1_234_500);
-  await expect(panel.getByTestId('device-position')).toContainText('1.234,5 km');
+  // In the user's distance unit (km by default in pt-BR), two decimals.
+  await expect(panel.getByTestId('device-position')).toContainText('1.234,50 km');
   await shot(page, 'device-editor-saved');
 });
 

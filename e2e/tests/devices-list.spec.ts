@@ -80,6 +80,7 @@ const MOVING = SEEDS.filter((s) => s.report?.motion === true).length;
 const ONLINE = SEEDS.filter((s) => s.report).length;
 
 let admin: Api;
+let groupId = 0;
 const devices = new Map<string, Device>();
 
 async function report(uniqueId: string, attributes: Record<string, string | number | boolean>, index: number): Promise<void> {
@@ -95,6 +96,7 @@ test.beforeAll(async () => {
   admin = await Api.admin();
   // Four devices in a group (group headers; the search also matches the group name).
   const group = await admin.post<{ id: number }>('/api/groups', { name: `Filial Belém ${TAG}` });
+  groupId = group.id;
   for (const [i, s] of SEEDS.entries()) {
     const attributes: Record<string, unknown> = {};
     if (s.plate) attributes.plate = s.plate;
@@ -254,6 +256,38 @@ test('virtualised: a long list keeps only the rows near the view in the page', a
   await page.getByTestId('devices-list').evaluate((el) => { el.scrollTop = el.scrollHeight; });
   await expect(page.locator('.device-row-name', { hasText: `Frota ${count - 1} ${tag}` })).toBeVisible();
   await expect(page.locator('.device-row-name', { hasText: `Frota 00 ${tag}` })).toHaveCount(0);
+});
+
+test('group anchor: one anchor per device of the group, shown on the header; confirming again removes them', async ({ page }) => {
+  const G = (pt as unknown as { devices: { groupAnchor: Record<string, string> } }).devices.groupAnchor;
+  const d = (pt as unknown as { device: { actions: Record<string, string> } }).device.actions;
+  const groupName = `Filial Belém ${TAG}`;
+  const groupAnchorsOnServer = async () => (await admin.get<Array<{ attributes: Record<string, unknown> }>>('/api/geofences'))
+    .filter((g) => Number(g.attributes.groupId) === groupId).length;
+  await openList(page);
+  await page.getByRole('button', { name: T.groupBy }).click();
+  const on = page.getByRole('button', { name: G.enable!.replace('{{name}}', groupName) });
+  await on.click();
+  const dialog = page.getByRole('dialog', { name: G.enableTitle });
+  await expect(dialog).toContainText(G.confirmOn!.replace('{{count}}', '4').replace('{{name}}', groupName));
+  // Cancelling says so and changes nothing.
+  await dialog.getByRole('button', { name: d.cancel }).click();
+  await expect(page.getByTestId('group-anchor-notice')).toHaveText(d.cancelled!);
+  await on.click();
+  await page.getByRole('dialog', { name: G.enableTitle }).getByRole('button', { name: G.enableTitle }).click();
+  await expect(page.getByTestId('group-anchor-notice')).toHaveText(G.created!.replace('{{count}}', '4').replace('{{name}}', groupName));
+  const off = page.getByRole('button', { name: G.disable!.replace('{{name}}', groupName) });
+  await expect(off).toHaveAttribute('aria-pressed', 'true');
+  expect(await groupAnchorsOnServer()).toBe(4);
+  await expect(page.locator(`.device-row[data-device-id="${devices.get('Moto Norte')!.id}"] [data-flag="anchor"]`)).toHaveCount(1);
+  await shot(page, 'devices-group-anchor');
+  await expectAccessible(page, 'devices group anchor');
+  await off.click();
+  await page.getByRole('dialog', { name: G.disableTitle }).getByRole('button', { name: G.disableTitle }).click();
+  await expect(page.getByTestId('group-anchor-notice')).toHaveText(G.removed!.replace('{{name}}', groupName));
+  await expect(on).toHaveAttribute('aria-pressed', 'false');
+  expect(await groupAnchorsOnServer()).toBe(0);
+  await expect(page.locator(`.device-row[data-device-id="${devices.get('Moto Norte')!.id}"] [data-flag="anchor"]`)).toHaveCount(0);
 });
 
 test('sorts: same key toggles the direction; state sorts put flagged devices first', async ({ page }) => {

@@ -13,6 +13,7 @@ describe('lock/unlock and anchor rules', () => {
     expect(anchorGeofence(3, 'Truck', { latitude: -23.5, longitude: -46.6 })).toMatchObject({
       name: 'Anchor Truck', area: 'CIRCLE (-23.5 -46.6, 150)', attributes: { isAnchor: true, deviceId: 3 },
     });
+    expect(anchorGeofence(3, 'Truck', { latitude: -23.5, longitude: -46.6 }, 7).attributes).toEqual({ isAnchor: true, deviceId: 3, groupId: 7 });
     expect(isAnchorOf(3)({ id: 1, name: 'x', area: '', attributes: { isAnchor: true, deviceId: 3 } })).toBe(true);
     expect(isAnchorOf(3)({ id: 1, name: 'x', area: '', attributes: { isAnchor: true, deviceId: 4 } })).toBe(false);
   });

@@ -65,18 +65,19 @@ export async function anchorOf(deviceId: number): Promise<Geofence | null> {
 }
 
 /** Traccar's circle WKT is latitude first: CIRCLE (lat lon, radius). */
-export function anchorGeofence(deviceId: number, deviceName: string, position: Pick<Position, 'latitude' | 'longitude'>) {
+export function anchorGeofence(deviceId: number, deviceName: string, position: Pick<Position, 'latitude' | 'longitude'>, groupId?: number) {
   return {
     name: `Anchor ${deviceName}`,
     description: '',
     area: `CIRCLE (${position.latitude} ${position.longitude}, ${ANCHOR_RADIUS})`,
     calendarId: 0,
-    attributes: { isAnchor: true, deviceId },
+    // A group anchor (tarkan-reference §5.7) is one anchor per device, each naming the group.
+    attributes: groupId ? { isAnchor: true, deviceId, groupId } : { isAnchor: true, deviceId },
   };
 }
 
-export async function createAnchor(deviceId: number, deviceName: string, position: Pick<Position, 'latitude' | 'longitude'>): Promise<Geofence> {
-  const geofence = await api.post<Geofence>('/geofences', anchorGeofence(deviceId, deviceName, position));
+export async function createAnchor(deviceId: number, deviceName: string, position: Pick<Position, 'latitude' | 'longitude'>, groupId?: number): Promise<Geofence> {
+  const geofence = await api.post<Geofence>('/geofences', anchorGeofence(deviceId, deviceName, position, groupId));
   await api.post('/permissions', { deviceId, geofenceId: geofence.id });
   return geofence;
 }

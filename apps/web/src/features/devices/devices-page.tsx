@@ -5,7 +5,8 @@
 // map's markers (live/visible-devices.ts).
 import './devices.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
-import { ActionIcon, Button, Checkbox, Loader, Menu, Popover, SegmentedControl, Select, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, CloseButton, Group as MantineGroup, Loader, Menu, Popover, SegmentedControl, Select, TextInput, Tooltip } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -23,7 +24,12 @@ import {
 } from '../../live/visible-devices.ts';
 import { openDeviceEditor } from '../device-editor/open-editor.ts';
 import { ICONS, ICON_GRID, categoryOf as iconCategory } from '../map-icons/icons.ts';
-import { useDeviceSessionData } from './session-data.ts';
+import { isValidCoordinate } from '@rastro/domain/coordinates';
+import { isDeletedDevice } from '@rastro/domain/device-filters';
+import { createAnchor, removeAnchor } from '../commands-ui/commands-api.ts';
+import { ConfirmDialog } from '../commands-ui/confirm-dialog.tsx';
+import { useDeviceAbilities } from '../device-detail/device-actions.tsx';
+import { anchoredGroups, groupAnchors, patchGeofenceCache, useDeviceSessionData, type GeofenceLike } from './session-data.ts';
 
 const ROW_HEIGHT = 62;
 const HEADER_HEIGHT = 38;
@@ -321,8 +327,11 @@ export function DevicesPage() {
   const user = useSession((s) => s.user);
   const serverInfo = useSession((s) => s.serverInfo);
   const server = serverInfo?.server;
-  const groupList = useDeviceSessionData().groups;
+  const { groups: groupList, geofences } = useDeviceSessionData();
   const groups = useMemo(() => groupList ?? [], [groupList]);
+  const abilities = useDeviceAbilities();
+  const anchoredGroupIds = useMemo(() => anchoredGroups(geofences), [geofences]);
+  const groupAnchor = useGroupAnchor(geofences);
   const now = useNow(REFRESH_MS);
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>(readGroupPref);
   const [active, setActive] = useState(0);
@@ -435,13 +444,25 @@ export function DevicesPage() {
             const tabIndex = v.index === activeIndex ? 0 : -1;
             if (item.kind === 'group') {
               return (
-                <li key={item.key} className="devices-item" style={style}>
+                <li key={item.key} className="devices-item devices-group-row" style={style}>
                   <button type="button" className="devices-group" data-index={v.index} tabIndex={tabIndex} aria-expanded={!item.collapsed}
                     onFocus={() => setActive(v.index)} onClick={() => toggleGroup(item.id)}>
                     <ChevronIcon open={!item.collapsed} />
                     <span className="devices-group-name">{item.name}</span>
                     <span className="devices-group-count">{item.count}</span>
                   </button>
+                  {abilities?.anchor && item.id !== 0 && (() => {
+                    const on = anchoredGroupIds.has(item.id);
+                    const label = t(on ? 'devices.groupAnchor.disable' : 'devices.groupAnchor.enable', { name: item.name });
+                    return (
+                      <Tooltip label={label} withinPortal>
+                        <button type="button" className={`devices-group-anchor${on ? ' is-on' : ''}`} aria-pressed={on} aria-label={label}
+                          onClick={() => groupAnchor.ask(item.id, item.name, Object.values(devicesById))}>
+                          <AnchorIcon />
+                        </button>
+                      </Tooltip>
+                    );
+                  })()}
                 </li>
               );
             }
@@ -493,9 +514,97 @@ export function DevicesPage() {
           </span>
         </button>
       </div>
+      {groupAnchor.notice && (
+        <Alert color={groupAnchor.notice.error ? 'red' : 'green'} role={groupAnchor.notice.error ? 'alert' : 'status'} p="xs" mx="sm" mb={6}
+          data-testid="group-anchor-notice">
+          <MantineGroup justify="space-between" wrap="nowrap" gap="xs">
+            <span>{groupAnchor.notice.text}</span>
+            <CloseButton size="sm" aria-label={t('device.actions.dismiss')} onClick={groupAnchor.dismiss} />
+          </MantineGroup>
+        </Alert>
+      )}
       {body}
+      <ConfirmDialog opened={groupAnchor.pending !== null} busy={groupAnchor.busy} onConfirm={() => void groupAnchor.confirm()} onCancel={groupAnchor.cancel}
+        title={groupAnchor.pending ? t(groupAnchor.pending.existing.length ? 'devices.groupAnchor.disableTitle' : 'devices.groupAnchor.enableTitle') : ''}
+        confirmLabel={groupAnchor.pending ? t(groupAnchor.pending.existing.length ? 'devices.groupAnchor.disableTitle' : 'devices.groupAnchor.enableTitle') : ''}>
+        {groupAnchor.pending ? t(groupAnchor.pending.existing.length ? 'devices.groupAnchor.confirmOff' : 'devices.groupAnchor.confirmOn',
+          { name: groupAnchor.pending.name, count: groupAnchor.pending.devices.length }) : ''}
+      </ConfirmDialog>
     </div>
   );
+}
+
+interface GroupAnchorRequest {
+  id: number;
+  name: string;
+  /** The group's anchors (non-empty: confirming removes them). */
+  existing: GeofenceLike[];
+  /** Devices of the group that can be anchored (a valid position, no anchor of their own). */
+  devices: Array<{ device: Device; position: Position }>;
+  /** Devices of the group without a position. */
+  withoutPosition: number;
+}
+
+/**
+ * A group anchor (tarkan-reference §5.7): one 150 m anchor per device of the group, each naming
+ * the group; the group shows as anchored while any anchor names it; removing deletes them all.
+ */
+function useGroupAnchor(geofences: GeofenceLike[] | undefined) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<GroupAnchorRequest | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ text: string; error?: boolean } | null>(null);
+  const ask = (id: number, name: string, devices: Device[]) => {
+    const positions = useLive.getState().positions;
+    const anchoredDevices = new Set((geofences ?? []).filter((g) => g.attributes?.isAnchor === true || g.attributes?.isAnchor === 'true')
+      .map((g) => Number(g.attributes?.deviceId)));
+    const members = devices.filter((d) => d.groupId === id && !isDeletedDevice(d));
+    const usable: GroupAnchorRequest['devices'] = [];
+    let withoutPosition = 0;
+    for (const device of members) {
+      const position = positions[device.id];
+      if (!position || !isValidCoordinate(position.latitude, position.longitude)) withoutPosition += 1;
+      else if (!anchoredDevices.has(device.id)) usable.push({ device, position });
+    }
+    const existing = groupAnchors(geofences, id);
+    setNotice(null);
+    if (existing.length === 0 && usable.length === 0) {
+      setNotice({ text: t('devices.groupAnchor.nothing', { name }), error: true });
+      return;
+    }
+    setPending({ id, name, existing, devices: usable, withoutPosition });
+  };
+  const cancel = () => {
+    setPending(null);
+    setNotice({ text: t('device.actions.cancelled') });
+  };
+  async function confirm() {
+    if (!pending) return;
+    setBusy(true);
+    const created: GeofenceLike[] = [];
+    const removed: number[] = [];
+    try {
+      if (pending.existing.length) {
+        for (const g of pending.existing) {
+          await removeAnchor(g.id);
+          removed.push(g.id);
+        }
+        setNotice({ text: t('devices.groupAnchor.removed', { name: pending.name }) });
+      } else {
+        for (const { device, position } of pending.devices) created.push(await createAnchor(device.id, device.name, position, pending.id));
+        setNotice({ text: t('devices.groupAnchor.created', { name: pending.name, count: created.length })
+          + (pending.withoutPosition ? ` ${t('devices.groupAnchor.withoutPosition', { count: pending.withoutPosition })}` : '') });
+      }
+    } catch {
+      setNotice({ text: t('device.errors.anchorFailed'), error: true });
+    } finally {
+      patchGeofenceCache(queryClient, created, removed);
+      setPending(null);
+      setBusy(false);
+    }
+  }
+  return { pending, busy, notice, ask, cancel, confirm, dismiss: () => setNotice(null) };
 }
 
 export const Component = DevicesPage;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { anchoredDevices, anchorIn, GEOFENCES_KEY, updateAnchorCache, type GeofenceLike } from './session-data.ts';
+import { anchoredDevices, anchoredGroups, anchorIn, GEOFENCES_KEY, groupAnchors, patchGeofenceCache, updateAnchorCache, type GeofenceLike } from './session-data.ts';
 
 describe('anchored devices', () => {
   it('devices named by anchor geofences (isAnchor true or "true")', () => {
@@ -27,5 +27,20 @@ describe('anchored devices', () => {
     expect(anchoredDevices(client.getQueryData<GeofenceLike[]>(GEOFENCES_KEY)!)).toEqual(new Set([3, 7]));
     updateAnchorCache(client, 3, null);
     expect(client.getQueryData<GeofenceLike[]>(GEOFENCES_KEY)!.map((g) => g.id)).toEqual([1, 9]);
+  });
+
+  it('group anchors: anchored groups, their anchors, cache patches', () => {
+    const list: GeofenceLike[] = [
+      { id: 1, attributes: { isAnchor: true, deviceId: 3, groupId: 5 } },
+      { id: 2, attributes: { isAnchor: true, deviceId: 4, groupId: 5 } },
+      { id: 3, attributes: { isAnchor: true, deviceId: 6 } },
+      { id: 4, attributes: { groupId: 8 } },
+    ];
+    expect(anchoredGroups(list)).toEqual(new Set([5]));
+    expect(groupAnchors(list, 5).map((g) => g.id)).toEqual([1, 2]);
+    const client = new QueryClient();
+    client.setQueryData(GEOFENCES_KEY, list);
+    patchGeofenceCache(client, [{ id: 9, attributes: { isAnchor: true, deviceId: 7, groupId: 8 } }], [1, 2]);
+    expect(anchoredGroups(client.getQueryData<GeofenceLike[]>(GEOFENCES_KEY))).toEqual(new Set([8]));
   });
 });

@@ -47,6 +47,23 @@ export function anchoredDevices(geofences: readonly GeofenceLike[]): Set<number>
 export const anchorIn = (geofences: readonly GeofenceLike[] | undefined, deviceId: number): GeofenceLike | null =>
   geofences?.find((g) => isAnchor(g) && Number(g.attributes!.deviceId) === deviceId) ?? null;
 
+/** Groups anchored as a group: some anchor names the group (attributes.groupId). */
+export function anchoredGroups(geofences: readonly GeofenceLike[] | undefined): Set<number> {
+  const ids = new Set<number>();
+  for (const g of geofences ?? []) if (isAnchor(g) && Number(g.attributes!.groupId) > 0) ids.add(Number(g.attributes!.groupId));
+  return ids;
+}
+
+/** The anchors of a group anchor. */
+export const groupAnchors = (geofences: readonly GeofenceLike[] | undefined, groupId: number): GeofenceLike[] =>
+  (geofences ?? []).filter((g) => isAnchor(g) && Number(g.attributes!.groupId) === groupId);
+
+/** After geofences were created or deleted, keeps the cached list in step. */
+export function patchGeofenceCache(client: QueryClient, added: readonly GeofenceLike[], removedIds: readonly number[]): void {
+  const removed = new Set(removedIds);
+  client.setQueryData<GeofenceLike[]>(GEOFENCES_KEY, (list) => [...(list ?? []).filter((g) => !removed.has(g.id)), ...added]);
+}
+
 /** After an anchor was created (geofence) or removed (null), keeps the cached list in step. */
 export function updateAnchorCache(client: QueryClient, deviceId: number, geofence: GeofenceLike | null): void {
   client.setQueryData<GeofenceLike[]>(GEOFENCES_KEY, (list) => {
