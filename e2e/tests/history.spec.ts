@@ -40,8 +40,8 @@ async function report(uniqueId: string, at: Date, lat: number, lon: number, extr
  * A known track ending a few minutes ago: parked 10 min at A, 15 min driving east at about
  * 33 kn (61 km/h), parked 20 min at B. 31 points.
  */
-export const TRACK_START_LON = -46.70;
-export async function postTrack(uniqueId: string, endAgoMin = 5): Promise<{ count: number; first: number; last: number }> {
+const TRACK_START_LON = -46.70;
+async function postTrack(uniqueId: string, endAgoMin = 5): Promise<{ count: number; first: number; last: number }> {
   const t0 = Date.now() - (endAgoMin + 46) * 60_000;
   const lat = -23.55;
   let n = 0;

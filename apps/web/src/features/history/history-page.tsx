@@ -359,7 +359,7 @@ export function HistoryPage() {
   };
 
   let body: React.ReactNode;
-  if (!request) body = <Text size="sm" c="gray.7" role="status" className="history-hint">{t('history.hint')}</Text>;
+  if (!request) body = <Text size="sm" c="gray.7" role="status" px="md" py="xs">{t('history.hint')}</Text>;
   else if (route.isPending) body = <Group p="md" role="status"><Loader size="sm" /><Text size="sm">{t('reports.loading')}</Text></Group>;
   else if (route.isError) {
     body = (
@@ -367,7 +367,7 @@ export function HistoryPage() {
         {t('history.loadError')} <Button variant="subtle" size="compact-sm" onClick={() => void route.refetch()}>{t('reports.retry')}</Button>
       </Alert>
     );
-  } else if (points.length === 0) body = <Text size="sm" c="gray.7" role="status" className="history-hint" data-testid="history-empty">{t('history.empty')}</Text>;
+  } else if (points.length === 0) body = <Text size="sm" c="gray.7" role="status" px="md" py="xs" data-testid="history-empty">{t('history.empty')}</Text>;
   else {
     const first = points[0]!;
     const last = points[points.length - 1]!;

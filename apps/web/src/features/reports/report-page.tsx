@@ -28,6 +28,7 @@ import { panelPadding } from './panel-padding.ts';
 import { useFormats } from './use-formats.ts';
 
 const ROW_HEIGHT = 74;
+const TALL_ROW_HEIGHT = 92;
 
 function useGroups() {
   return useQuery({ queryKey: ['groups'], queryFn: () => api.get<DeviceGroup[]>('/groups'), staleTime: Infinity });
@@ -150,7 +151,7 @@ function ReportScreen({ path }: { path: ReportPath }) {
     [kind, items, f, t, positions, devices],
   );
 
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => (kind === 'trips' ? TALL_ROW_HEIGHT : ROW_HEIGHT), overscan: 8 });
 
   // The map: markers (when switched on), the route report's lines; cleared when the page closes.
   useEffect(() => () => clearOverlays(), []);
@@ -167,11 +168,17 @@ function ReportScreen({ path }: { path: ReportPath }) {
       }
       setRoutes([...byDevice.values()]);
     } else setRoutes([]);
-    const pts: OverlayPoint[] = rows.flatMap((r) => [r.point, r.endPoint].filter((p): p is OverlayPoint => !!p));
-    if (pts.length > 0) fitTo(pts, panelPadding(mobile));
-    // Fit once per result.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The route report and other kinds that hold no lines clear them.
   }, [items, kind]);
+  // Fit the view once per result, as soon as its places are known (events wait for their positions).
+  const fitted = useRef<unknown>(null);
+  useEffect(() => {
+    if (fitted.current === items) return;
+    const pts: OverlayPoint[] = rows.flatMap((r) => [r.point, r.endPoint].filter((p): p is OverlayPoint => !!p));
+    if (pts.length === 0) return;
+    fitted.current = items;
+    fitTo(pts, panelPadding(mobile));
+  }, [rows, items, mobile]);
   useEffect(() => {
     const markers: OverlayMarker[] = [];
     if (showMarkers) {
@@ -233,7 +240,7 @@ function ReportScreen({ path }: { path: ReportPath }) {
   });
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / (kind === 'trips' ? TALL_ROW_HEIGHT : ROW_HEIGHT)) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
     if (e.key in moves) focusRow(active + moves[e.key]!);
     else if (e.key === 'Home') focusRow(0);
@@ -258,15 +265,15 @@ function ReportScreen({ path }: { path: ReportPath }) {
   if (!permitted) return <Alert color="yellow" role="alert" m="md">{t('reports.loadError')}</Alert>;
 
   let body: React.ReactNode;
-  if (!request) body = <Text size="sm" c="gray.7" className="report-note" role="status">{t('reports.notLoaded')}</Text>;
-  else if (report.isPending) body = <Group className="report-note" role="status"><Loader size="sm" /><Text size="sm">{t('reports.loading')}</Text></Group>;
+  if (!request) body = <Text size="sm" c="gray.7" px="md" py="xs" role="status">{t('reports.notLoaded')}</Text>;
+  else if (report.isPending) body = <Group px="md" py="xs" role="status"><Loader size="sm" /><Text size="sm">{t('reports.loading')}</Text></Group>;
   else if (report.isError) {
     body = (
       <Alert color="red" role="alert" m="sm" data-testid="report-error">
         {t('reports.loadError')} <Button variant="subtle" size="compact-sm" onClick={() => void report.refetch()}>{t('reports.retry')}</Button>
       </Alert>
     );
-  } else if (rows.length === 0) body = <Text size="sm" c="gray.7" className="report-note" role="status" data-testid="report-empty">{t('reports.empty')}</Text>;
+  } else if (rows.length === 0) body = <Text size="sm" c="gray.7" px="md" py="xs" role="status" data-testid="report-empty">{t('reports.empty')}</Text>;
   else {
     body = (
       <div ref={scrollRef} className="report-scroll" onKeyDown={onKeyDown} data-testid="report-list">
@@ -280,6 +287,7 @@ function ReportScreen({ path }: { path: ReportPath }) {
                   <strong>{row.title}</strong>
                   <span>{row.line1}</span>
                   {row.line2 && <span>{row.line2}</span>}
+                  {row.line3 && <span>{row.line3}</span>}
                 </button>
               </li>
             );

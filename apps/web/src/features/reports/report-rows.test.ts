@@ -17,10 +17,10 @@ describe('report rows', () => {
       deviceId: 1, deviceName: 'Truck', startTime: 'a', endTime: 'b', duration: 600000, distance: 12345, averageSpeed: 10, maxSpeed: 20,
       startLat: -23.5, startLon: -46.6, endLat: -23.6, endLon: -46.7, startAddress: null, endAddress: 'Rua B',
     }], ctx);
-    expect(row!.title).toBe('Truck · T(a) – T(b)');
-    expect(row!.line1).toContain('12.35 km · 10 min');
-    expect(row!.line1).toContain('37 km/h');
-    expect(row!.line2).toBe('-23.50000, -46.60000 → Rua B');
+    expect(row!.title).toBe('Truck');
+    expect(row!.line1).toBe('T(a) – T(b) · 10 min');
+    expect(row!.line2).toBe('12.35 km · reports.short.max 37 km/h · reports.short.avg 19 km/h');
+    expect(row!.line3).toBe('-23.50000, -46.60000 → Rua B');
     expect(row!.point).toEqual({ latitude: -23.5, longitude: -46.6 });
     expect(row!.endPoint).toEqual({ latitude: -23.6, longitude: -46.7 });
   });
@@ -32,7 +32,8 @@ describe('report rows', () => {
     ], ctx);
     expect(rows.map((r) => r.point)).toEqual([{ latitude: 1, longitude: 2 }, { latitude: 3, longitude: 4 }]);
     expect(rows[1]!.line2).toBe('Here');
-    expect(rows[0]!.title).toBe('dev2 · T(a) – T(b)');
+    expect(rows[0]!.title).toBe('dev2');
+    expect(rows[0]!.line1).toBe('T(a) – T(b) · 1 min');
   });
 
   it('names events and their alarms', () => {

@@ -12,6 +12,7 @@ export interface RowModel {
   title: string;
   line1: string;
   line2: string;
+  line3?: string;
   /** Where the row is on the map, when it has a place of its own. */
   point: { latitude: number; longitude: number } | null;
   /** Extra point (a trip's end). */
@@ -31,8 +32,8 @@ function summaryRow(s: SummaryItem, i: number, { f, t, deviceName }: Ctx): RowMo
   return {
     key: `s${i}`,
     title: deviceName(s.deviceId, s.deviceName),
-    line1: `${t('reports.columns.distance')}: ${f.distance(s.distance)} · ${t('reports.columns.maxSpeed')}: ${f.speed(s.maxSpeed)} · ${t('reports.columns.averageSpeed')}: ${f.speed(s.averageSpeed)}`,
-    line2: `${f.time(s.startTime)} – ${f.time(s.endTime)} · ${t('reports.columns.engineHours')}: ${f.duration(s.engineHours)}`,
+    line1: `${f.distance(s.distance)} · ${t('reports.short.max')} ${f.speed(s.maxSpeed)} · ${t('reports.short.avg')} ${f.speed(s.averageSpeed)}`,
+    line2: `${f.time(s.startTime)} – ${f.time(s.endTime)} · ${t('reports.short.engine')} ${f.duration(s.engineHours)}`,
     point: null,
   };
 }
@@ -42,9 +43,10 @@ function tripRow(r: TripItem, i: number, { f, t, deviceName }: Ctx): RowModel {
   const end = coord(r.endLat, r.endLon);
   return {
     key: `t${i}`,
-    title: `${deviceName(r.deviceId, r.deviceName)} · ${f.time(r.startTime)} – ${f.time(r.endTime)}`,
-    line1: `${f.distance(r.distance)} · ${f.duration(r.duration)} · ${t('reports.columns.maxSpeed')}: ${f.speed(r.maxSpeed)} · ${t('reports.columns.averageSpeed')}: ${f.speed(r.averageSpeed)}`,
-    line2: `${place(r.startAddress, start)} → ${place(r.endAddress, end)}`,
+    title: deviceName(r.deviceId, r.deviceName),
+    line1: `${f.time(r.startTime)} – ${f.time(r.endTime)} · ${f.duration(r.duration)}`,
+    line2: `${f.distance(r.distance)} · ${t('reports.short.max')} ${f.speed(r.maxSpeed)} · ${t('reports.short.avg')} ${f.speed(r.averageSpeed)}`,
+    line3: `${place(r.startAddress, start)} → ${place(r.endAddress, end)}`,
     point: start,
     endPoint: end,
   };
@@ -54,8 +56,8 @@ function stopRow(s: StopItem, i: number, { f, t, deviceName }: Ctx): RowModel {
   const p = coord(s.latitude ?? s.lat, s.longitude ?? s.lon);
   return {
     key: `p${i}`,
-    title: `${deviceName(s.deviceId, s.deviceName)} · ${f.time(s.startTime)} – ${f.time(s.endTime)}`,
-    line1: `${t('reports.columns.duration')}: ${f.duration(s.duration)}${s.engineHours ? ` · ${t('reports.columns.engineHours')}: ${f.duration(s.engineHours)}` : ''}`,
+    title: deviceName(s.deviceId, s.deviceName),
+    line1: `${f.time(s.startTime)} – ${f.time(s.endTime)} · ${f.duration(s.duration)}${s.engineHours ? ` · ${t('reports.short.engine')} ${f.duration(s.engineHours)}` : ''}`,
     line2: place(s.address, p),
     point: p,
   };

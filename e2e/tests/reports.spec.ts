@@ -1,0 +1,227 @@
+// Reports (/reports/*): a known track posted through the real OsmAnd port — parked 10 min at A,
+// 15 min driving east at 33 kn (61 km/h), an SOS alarm on the way, parked 20 min at B — and
+// each report type loaded for that device: summary, route, trips, stops, events show the rows
+// this track must give, in the user's units; each exports the server's spreadsheet (a zip that
+// exceljs opens); a trip or stop chosen is shown on the map; show-markers switches the
+// markers. Desktop and 390 px, with axe and screenshots.
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import type { Device } from '@rastro/domain/entities';
+import { Api, uniqueSuffix } from '../support/api.ts';
+import { expectAccessible } from '../support/axe.ts';
+import { ADMIN_PASSWORD, env } from '../support/env.ts';
+import { shot } from '../support/shots.ts';
+import { pt } from '../support/texts.ts';
+import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
+
+interface OverlayState {
+  routes: number[];
+  highlight: number;
+  markers: Array<{ id: string; kind: string }>;
+  vehicle: { longitude: number; latitude: number; course: number } | null;
+}
+
+declare global {
+  interface Window {
+    __rastroOverlay?: { state(): OverlayState; rendered(): { route: number; markers: number; vehicle: number } };
+  }
+}
+
+const r = pt.reports as unknown as Record<string, string> & { types: Record<string, string>; alarms: Record<string, string>; eventTypes: Record<string, string> };
+const h = pt.history as unknown as Record<string, string> & { periods: Record<string, string> };
+
+async function report(uniqueId: string, at: Date, lat: number, lon: number, extra: Record<string, string | number | boolean>): Promise<void> {
+  const params = new URLSearchParams({ id: uniqueId, lat: String(lat), lon: String(lon), timestamp: String(Math.floor(at.getTime() / 1000)) });
+  for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
+  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${await res.text()}`);
+}
+
+const LAT = -23.55;
+const LON_A = -46.7;
+const LON_B = LON_A + 0.15;
+
+/** 31 points ending 5 minutes ago (see the file comment). */
+async function postTrack(uniqueId: string): Promise<void> {
+  const t0 = Date.now() - 51 * 60_000;
+  const at = (min: number) => new Date(t0 + min * 60_000);
+  for (let i = 0; i <= 5; i++) await report(uniqueId, at(i * 2), LAT, LON_A, { speed: 0, ignition: false, bearing: 90 });
+  for (let i = 1; i <= 15; i++) {
+    await report(uniqueId, at(10 + i), LAT, LON_A + i * 0.01, { speed: i === 15 ? 10 : 33, ignition: true, bearing: 90, ...(i === 8 ? { alarm: 'sos' } : {}) });
+  }
+  for (let i = 1; i <= 10; i++) await report(uniqueId, at(25 + i * 2), LAT, LON_B, { speed: 0, ignition: false, bearing: 90 });
+}
+
+let admin: Api;
+let device: Device;
+
+test.beforeAll(async () => {
+  admin = await Api.admin();
+  device = await admin.createDevice({ name: `Relatório ${uniqueSuffix()}` });
+  await postTrack(device.uniqueId);
+});
+test.afterAll(async () => {
+  await admin.dispose();
+});
+
+test.beforeEach(async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.addInitScript(() => localStorage.setItem('rastro.testHooks', '1'));
+});
+
+const overlay = (page: Page) => page.evaluate(() => window.__rastroOverlay?.state() ?? null);
+
+/** Opens a report from the index, for the track's device over the last 7 days, and loads it. */
+async function loadReport(page: Page, type: string) {
+  await page.goto('/reports');
+  await page.getByRole('link', { name: new RegExp(`^${r.types[type]}`) }).click();
+  await expect(page.getByTestId('report-screen')).toBeVisible();
+  await page.getByTestId('report-devices').click();
+  await page.getByRole('option', { name: device.name }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: h.period, exact: true }).click();
+  await page.getByRole('option', { name: h.periods.last7 }).click();
+  await page.getByTestId('report-load').click();
+}
+
+const rows = (page: Page) => page.getByTestId('report-list').getByRole('button');
+
+async function expectXlsx(page: Page, filename: string, minRows: number) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-export').click()]);
+  expect(download.suggestedFilename()).toBe(filename);
+  const bytes = fs.readFileSync(await download.path());
+  expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+  const { default: ExcelJS } = await import('exceljs');
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  let count = 0;
+  book.eachSheet((sheet) => (count += sheet.actualRowCount));
+  expect(count).toBeGreaterThanOrEqual(minRows);
+}
+
+test.describe('desktop', () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+  });
+
+  test('the index offers every report type', async ({ page }) => {
+    await page.getByRole('link', { name: (pt.menu as unknown as { side: Record<string, string> }).side.reports! }).first().click();
+    await expect(page.getByTestId('reports-index')).toBeVisible();
+    for (const type of ['summary', 'route', 'trips', 'stops', 'events']) {
+      await expect(page.getByRole('link', { name: new RegExp(`^${r.types[type]}`) })).toBeVisible();
+    }
+    await shot(page, 'reports-index');
+    await expectAccessible(page, 'reports index');
+  });
+
+  test('summary: one row for the device with its distance and top speed; exports resume.xlsx', async ({ page }) => {
+    await loadReport(page, 'summary');
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText(device.name);
+    await expect(rows(page).first()).toContainText('61 km/h');
+    await expect(rows(page).first()).toContainText(/15,\d\d km/);
+    // Choosing it draws the device's route for the period.
+    await rows(page).first().click();
+    await expect.poll(async () => (await overlay(page))?.routes).toEqual([31]);
+    await expectXlsx(page, 'resume.xlsx', 2);
+    await shot(page, 'reports-summary');
+    await expectAccessible(page, 'summary report');
+  });
+
+  test('route: every position, markers switchable; exports route.xlsx', async ({ page }) => {
+    await loadReport(page, 'route');
+    await expect(page.getByTestId('report-count')).toHaveText(r.rows!.replace('{{count}}', '31'));
+    await expect.poll(async () => (await overlay(page))?.routes).toEqual([31]);
+    await expect.poll(async () => (await overlay(page))?.markers.length).toBe(31);
+    const toggle = page.getByRole('switch', { name: r.showMarkers });
+    await toggle.uncheck({ force: true });
+    await expect.poll(async () => (await overlay(page))?.markers.length).toBe(0);
+    await toggle.check({ force: true });
+    await expect.poll(async () => (await overlay(page))?.markers.length).toBe(31);
+    // Keyboard: focus the list, walk it, Enter puts the vehicle on that position.
+    await rows(page).first().focus();
+    await page.keyboard.press('End');
+    await expect(page.locator('.report-row[data-index="30"]')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await overlay(page))?.vehicle?.longitude).toBeCloseTo(LON_B, 5);
+    await expectXlsx(page, 'route.xlsx', 31);
+  });
+
+  test('trips: the drive from A to B, highlighted on the map when chosen; exports travels.xlsx', async ({ page }) => {
+    await loadReport(page, 'trips');
+    await expect(rows(page)).toHaveCount(1);
+    const trip = rows(page).first();
+    await expect(trip).toContainText(device.name);
+    await expect(trip).toContainText(/1[45],\d\d km/);
+    await expect(trip).toContainText('61 km/h');
+    const kinds = (await overlay(page))!.markers.map((m) => m.kind).sort();
+    expect(kinds).toEqual(['end', 'start']);
+    await trip.click();
+    await expect(trip).toHaveAttribute('aria-current', 'true');
+    await expect.poll(async () => (await overlay(page))?.highlight ?? 0).toBeGreaterThan(10);
+    await expectXlsx(page, 'travels.xlsx', 2);
+    await shot(page, 'reports-trips');
+    await expectAccessible(page, 'trips report');
+  });
+
+  test('stops: at A and at B, plotted; exports stops.xlsx', async ({ page }) => {
+    await loadReport(page, 'stops');
+    await expect(rows(page)).toHaveCount(2);
+    await expect.poll(async () => (await overlay(page))?.markers.filter((m) => m.kind === 'stop').length).toBe(2);
+    await expect(rows(page).last()).toContainText(`${(r as unknown as { columns: Record<string, string> }).columns.duration}: `);
+    await rows(page).last().click();
+    await expect(rows(page).last()).toHaveAttribute('aria-current', 'true');
+    await expectXlsx(page, 'stops.xlsx', 3);
+    await shot(page, 'reports-stops');
+  });
+
+  test('events: moving, ignition on, the SOS alarm, ignition off, stopped; exports events.xlsx', async ({ page }) => {
+    await loadReport(page, 'events');
+    await expect(rows(page).filter({ hasText: `${r.eventTypes.alarm}: ${r.alarms.sos}` })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: r.eventTypes.ignitionOn! })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: r.eventTypes.ignitionOff! })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: r.eventTypes.deviceMoving! })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: r.eventTypes.deviceStopped! })).toHaveCount(1);
+    await expect.poll(async () => (await overlay(page))?.markers.filter((m) => m.kind === 'event').length).toBeGreaterThanOrEqual(5);
+    await expectXlsx(page, 'events.xlsx', 6);
+    await shot(page, 'reports-events');
+    await expectAccessible(page, 'events report');
+  });
+
+  test('the type selector switches reports and keeps the filter', async ({ page }) => {
+    await loadReport(page, 'trips');
+    await expect(rows(page)).toHaveCount(1);
+    await page.getByRole('combobox', { name: r.type, exact: true }).click();
+    await page.getByRole('option', { name: r.types.stops }).click();
+    await expect(page).toHaveURL(/\/reports\/stops$/);
+    await expect(page.locator('[class*="mantine-Pill-label"]', { hasText: device.name })).toBeVisible();
+    await page.getByTestId('report-load').click();
+    await expect(rows(page)).toHaveCount(2);
+  });
+
+  test('a device without data in the period shows the empty state', async ({ page }) => {
+    const quiet = await admin.createDevice({ name: `Parado ${uniqueSuffix()}` });
+    await page.goto('/reports/travels');
+    await page.getByTestId('report-devices').click();
+    await page.getByRole('option', { name: quiet.name }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('report-load').click();
+    await expect(page.getByTestId('report-empty')).toHaveText(r.empty!);
+  });
+});
+
+test('at 390 px a report is a bottom sheet: filter folds away after loading, rows fit', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.goto('/reports');
+  await expect(page.getByTestId('reports-index')).toBeVisible();
+  await shot(page, 'reports-index');
+  await loadReport(page, 'trips');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page.getByRole('button', { name: r.editFilter })).toBeVisible();
+  await expectNoHorizontalScroll(page);
+  await shot(page, 'reports-trips');
+  await expectAccessible(page, 'trips report mobile');
+  await page.getByRole('button', { name: r.editFilter }).click();
+  await expect(page.getByTestId('report-load')).toBeVisible();
+});
