@@ -1,8 +1,8 @@
 // The live map on /home (spec §9, DESIGN "one map under every screen"): markers for devices
 // reporting through the real OsmAnd port move within 2 s, the same map stays alive across
 // screens, and the socket reconnects after the server drops it. Markers are read from the
-// map's own GeoJSON source through the test hook (window.__rastroMap, on only when the test
-// flag is set in localStorage).
+// vehicle layer through the test hook (window.__rastroMap, on only when the test flag is set in
+// localStorage); what was drawn from its last canvas frame (rendered()).
 import { expect, test, type Page } from '@playwright/test';
 import type { Device } from '@rastro/domain/entities';
 import { Api } from '../support/api.ts';
@@ -20,7 +20,11 @@ interface HookMarker {
 
 declare global {
   interface Window {
-    __rastroMap?: { loaded(): boolean; idle(): Promise<void>; markers(): Promise<HookMarker[]>; map: { getZoom(): number; getCenter(): { lng: number; lat: number } } };
+    __rastroMap?: {
+      loaded(): boolean; idle(): Promise<void>; markers(): Promise<HookMarker[]>;
+      rendered(): { clusters: Array<{ count: number }>; icons: number[]; selected: number | null };
+      map: { getZoom(): number; getCenter(): { lng: number; lat: number } };
+    };
   }
 }
 
@@ -155,4 +159,43 @@ test('the socket reconnects after the server drops it, and markers keep moving',
 
   await report(device.uniqueId, -23.52, -46.61);
   await expect.poll(() => markerOf(page, device.id), { timeout: 2_000 }).toMatchObject({ latitude: -23.52, longitude: -46.61 });
+});
+
+/** Clicks the map where a coordinate is drawn now. */
+async function clickAt(page: Page, lon: number, lat: number): Promise<void> {
+  const point = await page.evaluate(([x, y]) => {
+    const map = window.__rastroMap!.map as unknown as { project(p: [number, number]): { x: number; y: number }; getCanvas(): HTMLCanvasElement };
+    const p = map.project([x!, y!]);
+    const box = map.getCanvas().getBoundingClientRect();
+    return { x: box.left + p.x, y: box.top + p.y };
+  }, [lon, lat]);
+  await page.mouse.click(point.x, point.y);
+}
+
+test('clicking a cluster zooms in; clicking a vehicle selects it and opens its panel', async ({ page }) => {
+  const a = await admin.createDevice({ name: 'Clique A' });
+  const b = await admin.createDevice({ name: 'Clique B' });
+  await report(a.uniqueId, -29.6900, -53.8000);
+  await report(b.uniqueId, -29.6903, -53.7996);
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await mapLoaded(page);
+  await expect.poll(async () => (await markers(page)).filter((m) => m.id === a.id || m.id === b.id).length, { timeout: 5_000 }).toBe(2);
+  await page.evaluate(async () => {
+    const h = window.__rastroMap as unknown as { map: { jumpTo(o: unknown): void }; idle(): Promise<void> };
+    h.map.jumpTo({ center: [-53.7998, -29.69015], zoom: 11 });
+    await h.idle();
+  });
+  expect((await page.evaluate(() => window.__rastroMap!.rendered())).clusters).toContainEqual(expect.objectContaining({ count: 2 }));
+  const before = await page.evaluate(() => window.__rastroMap!.map.getZoom());
+  await clickAt(page, -53.7998, -29.69015);
+  await expect.poll(() => page.evaluate(() => window.__rastroMap!.map.getZoom()), { timeout: 5_000 }).toBeGreaterThan(before + 1.5);
+
+  await page.evaluate(async () => {
+    const h = window.__rastroMap as unknown as { map: { jumpTo(o: unknown): void }; idle(): Promise<void> };
+    h.map.jumpTo({ center: [-53.7998, -29.69015], zoom: 17 });
+    await h.idle();
+  });
+  await clickAt(page, -53.8000, -29.6900);
+  await expect(page).toHaveURL(new RegExp(`/devices/${a.id}$`));
+  await expect.poll(() => page.evaluate(() => window.__rastroMap!.rendered().selected), { timeout: 5_000 }).toBe(a.id);
 });

@@ -165,6 +165,8 @@ export class DeviceLayer {
   private probeReady: PendingProbe[] = [];
   private probeFrame: number | null = null;
   probe: DrawProbe | null = null;
+  /** A click on a vehicle: selects it (the map flies to it and follows); the shell also opens its panel. */
+  onVehicleClick: (id: number) => void = (id) => selectDevice(id);
   // Selection.
   private focus: MapFocus = getMapFocus();
   private trail: Array<[number, number]> = [];
@@ -786,7 +788,7 @@ export class DeviceLayer {
     if (hit.count > 1) {
       this.map.easeTo({ center: [xToLon(hit.wx), yToLat(hit.wy)], zoom: Math.min(CLUSTER_MAX_ZOOM + 1, this.map.getZoom() + 2) });
     } else {
-      selectDevice(hit.id);
+      this.onVehicleClick(hit.id);
     }
   };
 

@@ -9,6 +9,7 @@ import type { FeatureCollection } from 'geojson';
 import { baseStyle, graticule, GRATICULE_SOURCE, gridStep } from './base-style.ts';
 import { DeviceLayer, SELECT_ZOOM, type DrawnFrame, type DrawProbe, type LiveFeed, type VisibilityFeed } from './device-layer.ts';
 import { boundsOf, FIT_MAX_ZOOM, MAX_ZOOM, MIN_ZOOM, validCoordinates, type InitialView } from './initial-view.ts';
+import { selectDevice } from './map-api.ts';
 import { getMapPrefs, subscribeMapPrefs, type MapPrefs } from './map-prefs.ts';
 
 setWorkerUrl(workerUrl);
@@ -188,9 +189,16 @@ export class MapEngine {
     return this.layer;
   }
 
+  /** What a click on a vehicle does besides selecting it (the shell opens the device's panel). */
+  openVehicle: ((id: number) => void) | null = null;
+
   private startLayer(): void {
     if (this.layer || !this.map || !this.feed) return;
     this.layer = new DeviceLayer(this.map, this.feed.live, this.feed.visibility, this.setup.selectZoom ?? SELECT_ZOOM, this.prefs);
+    this.layer.onVehicleClick = (id) => {
+      selectDevice(id);
+      this.openVehicle?.(id);
+    };
     this.maybeFit();
   }
 

@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session-store.ts';
 import { subscribePositions, useLive } from '../../live/live-store.ts';
 import { tileUrlOf } from './base-style.ts';
@@ -99,6 +100,9 @@ export function MapView({ onRetry, compact }: { onRetry: () => void; compact: bo
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<MapState>('loading');
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
 
   useEffect(() => {
     let cancelled = false;
@@ -133,6 +137,8 @@ export function MapView({ onRetry, compact }: { onRetry: () => void; compact: bo
         }
         detach = () => engine.detach();
         engine.connect(liveFeed, visibility);
+        // A vehicle clicked on the map opens its panel (/devices/:id), which keeps it selected.
+        engine.openVehicle = (id) => navigateRef.current(`/devices/${id}`);
         engine.exposeTestHook();
       })
       .catch((error: unknown) => {
