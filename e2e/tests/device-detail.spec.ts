@@ -341,7 +341,8 @@ test('an administrator pins an attribute for everyone (server scope); another us
   const device = await admin.createDevice({ name: 'Fixado Servidor' });
   await report(device.uniqueId, -23.52, -46.61, { sat: 11, hdop: 0.9 });
   const password = 'pinned-pass';
-  const viewer = await admin.createUser({ password });
+  // This user reads speeds in knots (user attribute speedUnit).
+  const viewer = await admin.createUser({ password, attributes: { speedUnit: 'kn' } });
   await admin.link({ userId: viewer.id, deviceId: device.id });
   try {
     const panel = await openDetail(page, device);
@@ -368,6 +369,7 @@ test('an administrator pins an attribute for everyone (server scope); another us
     await expect(viewerPanel.getByTestId('pinned-attributes')).toContainText('0.9', { timeout: 15_000 });
     await expect(viewerPanel.getByTestId('pinned-attributes')).toContainText('hdop');
     await expect(viewerPanel.getByRole('button', { name: t('device.attributes.unpin', { name: 'hdop' }) })).toHaveCount(0);
+    await expect(viewerPanel.getByTestId('device-speed')).toContainText(`10 ${t('device.units.kn')}`);
   } finally {
     await setServerAttributes({ 'tarkan.deviceAttributes': before['tarkan.deviceAttributes'] });
   }
