@@ -238,6 +238,8 @@ interface Row {
   msgsPerSec: number;
   rendersPerSec: number;
   updatesPerSec: number;
+  /** Rastro: vehicle canvas frames per second (a worker answer that would draw the same picture draws none). */
+  canvasPerSec: number;
 }
 
 interface CpuProfile {
@@ -263,7 +265,7 @@ const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'>
   Promise.race([promise, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms))]);
 
 async function measure(browser: Browser, port: number, strategy: string, n: number): Promise<Row> {
-  const row: Row = { strategy, n, ok: false, note: '', samples: 0, undrawn: 0, p50: NaN, p95: NaN, busy: NaN, heapMb: NaN, pssMb: NaN, fps: NaN, msgsPerSec: NaN, rendersPerSec: NaN, updatesPerSec: NaN };
+  const row: Row = { strategy, n, ok: false, note: '', samples: 0, undrawn: 0, p50: NaN, p95: NaN, busy: NaN, heapMb: NaN, pssMb: NaN, fps: NaN, msgsPerSec: NaN, rendersPerSec: NaN, updatesPerSec: NaN, canvasPerSec: NaN };
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   const page: Page = await context.newPage();
   const errors: string[] = [];
@@ -299,7 +301,8 @@ async function measure(browser: Browser, port: number, strategy: string, n: numb
         const b = (window as never as { __bench: { stop(): void; latencies: number[]; received: Map<number, number>; frames: number; messages: number } }).__bench;
         b.stop();
         const now = performance.now();
-        return { latencies: b.latencies, pending: [...b.received.values()].map((t) => now - t), frames: b.frames, messages: b.messages, renders: (b as unknown as { renders: number }).renders, updates: (b as unknown as { updates: number }).updates };
+        return { latencies: b.latencies, pending: [...b.received.values()].map((t) => now - t), frames: b.frames, messages: b.messages, renders: (b as unknown as { renders: number }).renders, updates: (b as unknown as { updates: number }).updates,
+          canvasFrames: (b as unknown as { canvasFrames?: number }).canvasFrames ?? NaN };
       }),
       30_000,
     );
@@ -325,6 +328,7 @@ async function measure(browser: Browser, port: number, strategy: string, n: numb
     row.msgsPerSec = result.messages / wall;
     row.rendersPerSec = result.renders / wall;
     row.updatesPerSec = result.updates / wall;
+    row.canvasPerSec = result.canvasFrames / wall;
     row.ok = all.length > 0;
     if (errors.length) row.note = `page error: ${errors[0]!.slice(0, 60)}`;
     return row;
@@ -356,7 +360,7 @@ async function main(): Promise<void> {
         const closed = await withTimeout(browser.close(), 20_000);
         if (closed === 'timeout') console.log('  (browser did not close within 20 s)');
         rows.push(row);
-        console.log(`  ${strategy.padEnd(8)} N=${String(n).padStart(6)}: p95 ${fmt(row.p95)} ms, busy ${fmt(row.busy * 100)} %, map renders ${fmt(row.rendersPerSec, 1)}/s, source updates drawn ${fmt(row.updatesPerSec, 1)}/s, ${row.note || 'ok'} (${fmt((Date.now() - t0) / 1000)} s)`);
+        console.log(`  ${strategy.padEnd(8)} N=${String(n).padStart(6)}: p95 ${fmt(row.p95)} ms, busy ${fmt(row.busy * 100)} %, map renders ${fmt(row.rendersPerSec, 1)}/s, source updates drawn ${fmt(row.updatesPerSec, 1)}/s${row.strategy === 'rastro' ? `, canvas frames ${fmt(row.canvasPerSec, 1)}/s` : ''}, ${row.note || 'ok'} (${fmt((Date.now() - t0) / 1000)} s)`);
       }
     }
   } finally {

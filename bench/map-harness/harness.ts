@@ -158,6 +158,14 @@ async function rastro(): Promise<void> {
   };
   map.on('render', () => bench.measuring && bench.renders++);
   (window as unknown as { __layer: unknown }).__layer = layer;
+  // Canvas frames of the vehicle layer during the measured window.
+  let framesAtStart = 0;
+  const start = bench.start.bind(bench);
+  bench.start = () => {
+    framesAtStart = layer.frames;
+    start();
+  };
+  Object.defineProperty(bench, 'canvasFrames', { get: () => layer.frames - framesAtStart });
   setLoaded(devices, positions);
   await new Promise<void>((resolve) => map.once('idle', () => resolve()));
   await layer.settled();

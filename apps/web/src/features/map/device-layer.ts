@@ -226,6 +226,11 @@ export class DeviceLayer {
     return this.entries.size;
   }
 
+  /** Canvas frames drawn so far (the bench reports them). */
+  get frames(): number {
+    return this.frameNo;
+  }
+
   destroy(): void {
     this.destroyed = true;
     for (const u of this.unsubscribe) u();
