@@ -277,17 +277,28 @@ describe.each(backends)('trips and stops (%s)', (backend) => {
     expect(times(trips)).toEqual(tripsA);
   }, 60_000);
 
-  it('a position posted late creates no event and changes no segment', async () => {
+  it('a position posted late creates no event and changes no segment; fast and slow paths both skip it', async () => {
     const db = server.rastro.ctx.storage.db;
     const count = async () => Number((await db.selectFrom('motionSegments').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('deviceId', '=', c.id).executeTakeFirstOrThrow()).n);
+      .where('deviceId', '=', c.id).where('kind', '!=', 'late').executeTakeFirstOrThrow()).n);
     const events = async () => Number((await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n'))
       .where('deviceId', '=', c.id).executeTakeFirstOrThrow()).n);
     const before = [await count(), await events()];
+    const tripsBefore = await get<TripJson[]>(`/api/reports/trips?deviceId=${c.id}&${whole}`);
     expect(before[0]).toBeGreaterThan(0);
-    const res = await osmand(server, `/?id=trip-c&timestamp=${at(700) / 1000}&lat=${BASE_LAT + 0.5}&lon=-46.6&speed=80`);
+    // Far away and fast, in the middle of the stop before the trip: a replay that used it would see a trip.
+    const res = await osmand(server, `/?id=trip-c&timestamp=${at(300) / 1000}&lat=${BASE_LAT + 0.05}&lon=-46.6&speed=80`);
     expect(res.status).toBe(200);
     await server.rastro.ctx.processing!.writer.drain();
     expect([await count(), await events()]).toEqual(before);
+    const marks = await db.selectFrom('motionSegments').selectAll().where('deviceId', '=', c.id).where('kind', '=', 'late').execute();
+    expect(marks).toHaveLength(1);
+    for (const [from, to] of [[-60, 30_000], [0, 1000], [250, 900], [400, 30_000]] as const) {
+      for (const kind of ['trips', 'stops']) {
+        const path = `/api/reports/${kind}?deviceId=${c.id}&${range(at(from), at(to))}`;
+        expect(await get<unknown[]>(path), `${kind} ${from}..${to}`).toEqual(await get<unknown[]>(`${path}&path=slow`));
+      }
+    }
+    expect(await get<TripJson[]>(`/api/reports/trips?deviceId=${c.id}&${whole}`)).toEqual(tripsBefore);
   });
 });

@@ -9,7 +9,32 @@ import type { MotionConfig } from './motion-state.ts';
 
 type Db = Kysely<Database>;
 
-export type SegmentRow = Selectable<MotionSegmentTable>;
+/** A stored trip or stop ('late' marker rows are never returned as segments). */
+export type SegmentRow = Selectable<MotionSegmentTable> & { kind: 'trip' | 'stop' };
+
+/** Positions the live machine skipped (late), per device. */
+export type LateIds = Map<number, Set<number>>;
+
+/** Condition: the position is not one the live machine skipped (within [from, to] by fixTime). */
+export function notLate(deviceId: number, from: number, to: number) {
+  return sql<boolean>`"id" not in (select "startPositionId" from "motionSegments" where "deviceId" = ${deviceId} and "kind" = 'late' and "closedTime" >= ${from} and "closedTime" <= ${to})`;
+}
+
+/** Ids of the positions the live machine skipped, with from <= fixTime <= to, for these devices (one read per 500 devices). */
+export async function lateIdsOf(db: Db, deviceIds: readonly number[], from: number, to: number): Promise<LateIds> {
+  const out: LateIds = new Map();
+  for (let i = 0; i < deviceIds.length; i += 500) {
+    const rows = await db.selectFrom('motionSegments').select(['deviceId', 'startPositionId']).where('kind', '=', 'late')
+      .where('deviceId', 'in', deviceIds.slice(i, i + 500)).where('closedTime', '>=', from).where('closedTime', '<=', to).execute();
+    for (const r of rows) {
+      const d = Number(r.deviceId);
+      let set = out.get(d);
+      if (!set) out.set(d, (set = new Set()));
+      set.add(Number(r.startPositionId));
+    }
+  }
+  return out;
+}
 
 /** A place in a device's position order. */
 export interface PositionKey {
@@ -26,6 +51,8 @@ export async function* positionsAfter(
   db: Db, deviceId: number, after: PositionKey | null, from: number, to: number, until: PositionKey | null = null, chunkSize = MOTION_CHUNK,
   /** Size of the first chunk, doubling up to chunkSize (readers that usually stop early). */
   firstChunk = chunkSize,
+  /** Positions to leave out (the ones the live machine skipped). */
+  skip: ReadonlySet<number> | null = null,
 ): AsyncGenerator<PositionRow[]> {
   let cursor = after;
   let size = Math.min(firstChunk, chunkSize);
@@ -42,7 +69,7 @@ export async function* positionsAfter(
     }
     const rows = (await q.orderBy('fixTime').orderBy('id').limit(size).execute()) as PositionRow[];
     if (rows.length === 0) return;
-    yield rows;
+    yield skip && skip.size > 0 ? rows.filter((r) => !skip.has(r.id)) : rows;
     if (rows.length < size) return;
     const tail = rows[rows.length - 1]!;
     cursor = { fixTime: tail.fixTime, id: tail.id };
@@ -72,14 +99,19 @@ export async function primeData(db: Db, deviceId: number, config: MotionConfig, 
     q.where('fixTime', '<=', by.fixTime).where((eb) => eb.or([eb('fixTime', '<', by.fixTime), eb('id', '<=', by.id)]));
   const base = () => db.selectFrom('positions').where('deviceId', '=', deviceId);
   const threshold = by.fixTime - (config.newLogic ? config.minDuration : 0);
-  const recent = (await notAfterBy(base()).selectAll().where('fixTime', '>', threshold)
-    .orderBy('fixTime').orderBy('id').execute()) as PositionRow[];
-  const older = (await notAfterBy(base()).selectAll().where('fixTime', '<=', threshold)
-    .orderBy('fixTime', 'desc').orderBy('id', 'desc').limit(1).execute()) as PositionRow[];
+  // Positions the live machine skipped are not part of its window or its segment.
+  const low = Math.min(start.fixTime, threshold) - 86_400_000;
+  const late = (await lateIdsOf(db, [deviceId], low, by.fixTime)).get(deviceId) ?? null;
+  const kept = (rows: PositionRow[]) => (late ? rows.filter((r) => !late.has(r.id)) : rows);
+  const recent = kept((await notAfterBy(base()).selectAll().where('fixTime', '>', threshold)
+    .orderBy('fixTime').orderBy('id').execute()) as PositionRow[]);
+  const older = kept((await notAfterBy(base()).selectAll().where('fixTime', '<=', threshold)
+    .orderBy('fixTime', 'desc').orderBy('id', 'desc').limit(1 + (late?.size ?? 0)).execute()) as PositionRow[]).slice(0, 1);
   const window = config.newLogic ? [...older, ...recent] : [by];
   const max = await notAfterBy(base())
     .where('fixTime', '>=', start.fixTime)
     .where((eb) => eb.or([eb('fixTime', '>', start.fixTime), eb('id', '>=', start.id)]))
+    .where(notLate(deviceId, start.fixTime, by.fixTime))
     .select(sql<number>`max("speed")`.as('maxSpeed'))
     .executeTakeFirst();
   return { moving, start, by, maxSpeed: Number(max?.maxSpeed ?? 0), window };
@@ -102,7 +134,8 @@ export async function loadPrimeData(db: Db, deviceId: number, config: MotionConf
     ...data,
     after: async function* () {
       if (!until || until.id === by.id) return;
-      yield* positionsAfter(db, deviceId, { fixTime: by.fixTime, id: by.id }, 0, until.fixTime, { fixTime: until.fixTime, id: Number(until.id) });
+      const late = (await lateIdsOf(db, [deviceId], by.fixTime, until.fixTime)).get(deviceId) ?? null;
+      yield* positionsAfter(db, deviceId, { fixTime: by.fixTime, id: by.id }, 0, until.fixTime, { fixTime: until.fixTime, id: Number(until.id) }, MOTION_CHUNK, MOTION_CHUNK, late);
     },
   };
 }
@@ -116,14 +149,14 @@ export async function* segmentChunks(
 ): AsyncGenerator<SegmentRow[]> {
   let cursor: { closedTime: number; id: number; inclusive: boolean } | null = first ? { ...first, inclusive: true } : null;
   for (;;) {
-    let q = db.selectFrom('motionSegments').selectAll().where('deviceId', '=', deviceId).where('closedTime', '<=', to);
+    let q = db.selectFrom('motionSegments').selectAll().where('deviceId', '=', deviceId).where('closedTime', '<=', to).where('kind', '!=', 'late');
     if (cursor === null) q = q.where('closedTime', '>=', from);
     else {
       const c = cursor;
       q = q.where('closedTime', '>=', c.closedTime)
         .where((eb) => eb.or([eb('closedTime', '>', c.closedTime), eb('id', c.inclusive ? '>=' : '>', c.id)]));
     }
-    const rows = await q.orderBy('closedTime').orderBy('id').limit(chunkSize).execute();
+    const rows = (await q.orderBy('closedTime').orderBy('id').limit(chunkSize).execute()) as SegmentRow[];
     if (rows.length === 0) return;
     yield rows;
     if (rows.length < chunkSize) return;

@@ -31,7 +31,9 @@ import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes } from '../http/json.ts';
 import type { MotionConfig } from './motion-state.ts';
 import { SegmentMachine, segmentRecord, type SegmentOptions, type SegmentPoint, type SegmentRecord } from './segments.ts';
-import { MOTION_CHUNK, positionsAfter, primeData, segmentChunks, type SegmentRow } from './motion-repo.ts';
+import { MOTION_CHUNK, lateIdsOf, notLate, positionsAfter, primeData, segmentChunks, type LateIds, type SegmentRow } from './motion-repo.ts';
+
+export { lateIdsOf, type LateIds };
 
 type Db = Kysely<Database>;
 
@@ -89,8 +91,12 @@ export async function* motionSegmentsOf(
   db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, from: number, to: number, path: ReportPath = 'fast',
   /** The live machine's stored states, read beforehand for many devices at once (motionStatesOf); else read here. */
   states?: MotionStates,
+  /** Positions the live machine skipped in [from, to] (lateIdsOf for many devices at once); else read here. */
+  lateIds?: LateIds,
 ): AsyncGenerator<SegmentRecord> {
   const out: SegmentRecord[] = [];
+  // Late positions (stored after newer ones) were skipped by the live machine: replays skip them.
+  const late = (lateIds ?? (await lateIdsOf(db, [deviceId], from, to))).get(deviceId) ?? null;
   let candidates: Map<string, SegmentRow> | null = null;
   /** The first stored segments closed in the period; all of them when fewer than JOIN_CANDIDATES. */
   let head: SegmentRow[] = [];
@@ -122,7 +128,7 @@ export async function* motionSegmentsOf(
   );
   if (!joined) {
     // Replay from the period's start until the join; first chunks small (it usually comes soon).
-    replay: for await (const chunk of positionsAfter(db, deviceId, null, from, to, null, MOTION_CHUNK, 64)) {
+    replay: for await (const chunk of positionsAfter(db, deviceId, null, from, to, null, MOTION_CHUNK, 64, late)) {
       for (const row of chunk) {
         sm.push(pointOf(row));
         if (joined) break replay;
@@ -152,7 +158,7 @@ export async function* motionSegmentsOf(
       last = s;
     }
   }
-  yield* continueAfter(db, deviceId, config, options, last!, to, states);
+  yield* continueAfter(db, deviceId, config, options, last!, to, states, late);
 }
 
 export type MotionStates = Map<number, Selectable<MotionStateTable>>;
@@ -176,7 +182,8 @@ async function edgeRow(db: Db, deviceId: number, from: number, to: number, which
 
 /** The live machine's state right after stored segment `s` closed, replayed to `to`. */
 async function* continueAfter(
-  db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, s: SegmentRow, to: number, states?: MotionStates,
+  db: Db, deviceId: number, config: MotionConfig, options: SegmentOptions, s: SegmentRow, to: number, states: MotionStates | undefined,
+  late: ReadonlySet<number> | null,
 ): AsyncGenerator<SegmentRecord> {
   if (s.endPositionId === null || s.closedById === null) return;
   // The live machine made no change since `s` closed (its stored state is still the segment
@@ -188,8 +195,8 @@ async function* continueAfter(
     // start to the period's end, and the start and decider rows.
     const q = s.endPositionId;
     const last = (await db.selectFrom('positions').selectAll()
-      .select(sql<number | null>`(select max("speed") from "positions" where "deviceId" = ${deviceId} and "fixTime" >= ${s.endTime} and "fixTime" <= ${to} and ("fixTime" > ${s.endTime} or "id" >= ${q}))`.as('tailMaxSpeed'))
-      .where('deviceId', '=', deviceId).where('fixTime', '>=', s.endTime).where('fixTime', '<=', to)
+      .select(sql<number | null>`(select max("speed") from "positions" where "deviceId" = ${deviceId} and "fixTime" >= ${s.endTime} and "fixTime" <= ${to} and ("fixTime" > ${s.endTime} or "id" >= ${q}) and ${notLate(deviceId, s.endTime, to)})`.as('tailMaxSpeed'))
+      .where('deviceId', '=', deviceId).where('fixTime', '>=', s.endTime).where('fixTime', '<=', to).where(notLate(deviceId, s.endTime, to))
       .orderBy('fixTime', 'desc').orderBy('id', 'desc').limit(1)
       .executeTakeFirst()) as (PositionRow & { tailMaxSpeed: number | null }) | undefined;
     if (!last || Number(last.id) === q) return;
@@ -211,7 +218,7 @@ async function* continueAfter(
   const by = prime.by.id === prime.start.id ? start : pointOf(prime.by);
   const window = prime.window.map((r) => (r.id === start.id ? start : r.id === by.id ? by : pointOf(r)));
   sm.prime(prime.moving, start, by, prime.maxSpeed, window);
-  for await (const chunk of positionsAfter(db, deviceId, { fixTime: prime.by.fixTime, id: prime.by.id }, 0, to)) {
+  for await (const chunk of positionsAfter(db, deviceId, { fixTime: prime.by.fixTime, id: prime.by.id }, 0, to, null, MOTION_CHUNK, MOTION_CHUNK, late)) {
     for (const row of chunk) sm.push(pointOf(row));
     yield* out;
     out.length = 0;
@@ -255,5 +262,11 @@ export async function maxSpeedBySegments(db: Db, deviceId: number, from: number,
     }
   }
   take(await maxSpeedBetween(db, deviceId, cursor, to));
+  // Late positions are in no segment (the live machine skipped them) but are positions of the period.
+  const late = await db.selectFrom('positions').select(sql<number | null>`max("speed")`.as('m')).where('deviceId', '=', deviceId)
+    .where('id', 'in', (eb) => eb.selectFrom('motionSegments').select('startPositionId').where('deviceId', '=', deviceId)
+      .where('kind', '=', 'late').where('closedTime', '>=', from).where('closedTime', '<=', to))
+    .executeTakeFirst();
+  take(late?.m === null || late?.m === undefined ? null : Number(late.m));
   return best;
 }

@@ -42,6 +42,8 @@ export function segmentOptions(config: MotionConfig, deviceAttributes: Record<st
   return { ignoreOdometer: config.ignoreOdometer, fuelCapacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null };
 }
 
+const LATE_OPTIONS: SegmentOptions = { ignoreOdometer: false, fuelCapacity: null };
+
 class DeviceMotion {
   sm: SegmentMachine<PositionDraft>;
   /** The work whose position is being pushed (outputs go there). */
@@ -137,7 +139,11 @@ export class MotionSteps {
   }
 
   run(work: Work): void | Promise<void> {
-    if (!work.latest) return;
+    if (!work.latest) {
+      // Skipped by the machine; recorded so that report replays skip it as well.
+      work.motion = { segments: [], options: LATE_OPTIONS, state: null, late: true };
+      return;
+    }
     const state = this.states.get(work.entry.id);
     if (state) {
       this.refresh(state, work.entry);

@@ -12,6 +12,8 @@ export interface MotionWrite {
   options: SegmentOptions;
   /** The machine's state after this position (null: unchanged). */
   state: { moving: boolean; start: PositionDraft; by: PositionDraft } | null;
+  /** The position came late (older than the device's latest): the machine skipped it; so must replays. */
+  late?: boolean;
 }
 
 interface ItemLike {
@@ -45,6 +47,24 @@ export function collectMotion(
     segments[k + SEGMENT_COLUMNS.indexOf('endPositionId')] = positionRef(items, i, s.end);
     segments[k + SEGMENT_COLUMNS.indexOf('openedById')] = positionRef(items, i, s.openedBy);
     segments[k + SEGMENT_COLUMNS.indexOf('closedById')] = positionRef(items, i, s.closedBy);
+  }
+  if (write.late) {
+    const p = items[i]!.position;
+    const k = segments.length;
+    segments.length = k + SEGMENT_WIDTH;
+    for (let c = 0; c < SEGMENT_WIDTH; c++) segments[k + c] = 0;
+    const set = (column: (typeof SEGMENT_COLUMNS)[number], v: unknown) => (segments[k + SEGMENT_COLUMNS.indexOf(column)] = v);
+    set('deviceId', deviceId);
+    set('kind', 'late');
+    set('startTime', p.fixTime);
+    set('endTime', p.fixTime);
+    set('closedTime', p.fixTime);
+    for (const column of ['startPositionId', 'endPositionId', 'openedById', 'closedById'] as const) set(column, i);
+    set('startLat', p.latitude);
+    set('startLon', p.longitude);
+    set('endLat', p.latitude);
+    set('endLon', p.longitude);
+    for (const column of ['startAddress', 'endAddress', 'startHours', 'endHours', 'driverUniqueId'] as const) set(column, null);
   }
   const st = write.state;
   if (st) {

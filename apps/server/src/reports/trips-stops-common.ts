@@ -6,7 +6,7 @@ import { idsParam, single } from '../access/list-params.ts';
 import { parseAttributes } from '../http/json.ts';
 import { attributeLookup } from '../events/attribute-lookup.ts';
 import { deviceMotionConfig, segmentOptions } from '../motion/motion-step.ts';
-import { motionSegmentsOf, motionStatesOf, type ReportPath } from '../motion/motion-report.ts';
+import { lateIdsOf, motionSegmentsOf, motionStatesOf, type ReportPath } from '../motion/motion-report.ts';
 import type { SegmentRecord } from '../motion/segments.ts';
 import type { ReportRequest } from './report-request.ts';
 import type { ReportDevice } from './reports-repo.ts';
@@ -31,12 +31,14 @@ export async function openMotionReport(request: ReportRequest, kind: 'trip' | 's
   const lookup = attributeLookup(request.ctx);
   await lookup.start();
   const db = request.ctx.storage.db;
-  const states = path === 'fast' ? await motionStatesOf(db, request.devices.map((d) => d.id)) : undefined;
+  const ids = request.devices.map((d) => d.id);
+  const states = path === 'fast' ? await motionStatesOf(db, ids) : undefined;
+  const late = await lateIdsOf(db, ids, request.from, request.to);
   return async function* (device) {
     const source = { json: { attributes: parseAttributes(device.attributes), groupId: device.groupId } };
     const config = deviceMotionConfig(lookup, source);
     const options = segmentOptions(config, source.json.attributes);
-    for await (const s of motionSegmentsOf(db, device.id, config, options, request.from, request.to, path, states)) {
+    for await (const s of motionSegmentsOf(db, device.id, config, options, request.from, request.to, path, states, late)) {
       if (s.kind === kind) yield { ...s, deviceId: device.id, deviceName: device.name };
     }
   };

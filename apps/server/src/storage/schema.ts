@@ -189,7 +189,8 @@ export interface LinkTable {
 export interface MotionSegmentTable {
   id: Generated<number>;
   deviceId: number;
-  kind: 'trip' | 'stop';
+  /** 'late' marks a position the live machine skipped (out of order): replays skip it too. */
+  kind: 'trip' | 'stop' | 'late';
   startTime: number;
   endTime: number;
   closedTime: number;
