@@ -14,9 +14,9 @@
 // If no join happens (no stored segments, a period inside one segment) the replay simply
 // runs to the end: the slow path.
 //
-// Exact as long as the device's trip settings did not change inside the period and positions
-// arrived in order (late positions are stored but the live machine skips them; a replay in
-// fixTime order does not).
+// Late positions (stored after newer ones) are skipped by the live machine and marked ('late'
+// rows in motionSegments); every replay skips them too. Exact as long as the device's trip
+// settings did not change inside the period.
 //
 // For the summary (reports/summary.ts): `maxSpeedBySegments(db, deviceId, from, to)` is the
 // period's highest position speed computed from the stored segments' maxSpeed for the middle

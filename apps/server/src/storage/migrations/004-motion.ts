@@ -17,7 +17,7 @@ export function motion(dialect: DialectName): Migration {
         : db.schema.createTable('motionSegments').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
       await id
         .addColumn('deviceId', 'bigint', (c) => c.notNull().references('devices.id').onDelete('cascade'))
-        // 'trip' or 'stop'
+        // 'trip' or 'stop'; 'late' marks a position the live machine skipped (replays skip it too)
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('startTime', 'bigint', (c) => c.notNull())
         .addColumn('endTime', 'bigint', (c) => c.notNull())
