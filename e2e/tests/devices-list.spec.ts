@@ -138,6 +138,8 @@ test.beforeEach(async ({ page }) => {
 });
 
 const rows = (page: Page) => page.locator('.device-row');
+/** Popovers and sheets slide in: wait for their transitions before a screenshot. */
+const settle = (page: Page) => page.waitForFunction(() => document.getAnimations().length === 0);
 const rowNames = (page: Page) => page.locator('.device-row .device-row-name').allInnerTexts();
 const short = (names: string[]) => names.map((n) => n.replace(` ${TAG}`, ''));
 const byName = (a: string, b: string) => a.localeCompare(b, 'pt-BR', { sensitivity: 'base' });
@@ -378,6 +380,11 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
     await expect(headers.first()).toHaveAttribute('aria-expanded', 'true');
     await page.getByRole('button', { name: T.groupBy }).click();
     await page.getByRole('button', { name: T.filters, exact: true }).click();
+    // A popover beside the button on desktop, a bottom sheet on a phone; every filter in reach.
+    const menu = page.getByRole('dialog', { name: T.filters });
+    await expect(menu).toBeVisible();
+    await expect(menu.getByRole('button', { name: T.clearFilters })).toBeInViewport();
+    await settle(page);
     await shot(page, 'devices-filter-menu');
     await expectAccessible(page, `devices filter menu ${size.width}`);
   });

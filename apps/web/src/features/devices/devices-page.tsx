@@ -5,7 +5,8 @@
 // map's markers (live/visible-devices.ts).
 import './devices.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
-import { ActionIcon, Alert, Button, Checkbox, CloseButton, Group as MantineGroup, Loader, Menu, Popover, SegmentedControl, Select, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, CloseButton, Drawer, Group as MantineGroup, Loader, Menu, Popover, SegmentedControl, Select, TextInput, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
@@ -185,6 +186,7 @@ const activeFilterCount = (f: DeviceFilters) =>
 function FilterMenu({ devices, filters }: { devices: readonly Device[]; filters: DeviceFilters }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
+  const mobile = useMediaQuery('(max-width: 768px)');
   const categories = useMemo(() => {
     const set = new Set(devices.map((d) => categoryOf(d)));
     for (const c of filters.hiddenCategories) set.add(c);
@@ -206,17 +208,15 @@ function FilterMenu({ devices, filters }: { devices: readonly Device[]; filters:
     <Select key={type} size="xs" label={t(`devices.advanced.${type}`)} data={data} value={textValue(filters, type)} clearable
       placeholder={t('devices.advanced.any')} comboboxProps={{ withinPortal: false }} onChange={(v) => setAdvancedFilter(type, v)} />
   );
-  return (
-    <Popover opened={opened} onChange={setOpened} onClose={() => setOpened(false)} position="bottom-end" width={300} shadow="md" trapFocus withinPortal
-      middlewares={{ flip: true, shift: true, size: true }}>
-      <Popover.Target>
-        <ActionIcon variant={count > 0 ? 'filled' : 'default'} size={36} aria-label={count > 0 ? t('devices.filtersActive', { count }) : t('devices.filters')}
-          aria-expanded={opened} onClick={() => setOpened((o) => !o)} className="devices-tool">
-          <FilterIcon />
-          {count > 0 && <span className="devices-tool-badge" aria-hidden="true">{count}</span>}
-        </ActionIcon>
-      </Popover.Target>
-      <Popover.Dropdown className="devices-filter-menu" aria-label={t('devices.filters')} role="dialog">
+  const trigger = (
+    <ActionIcon variant={count > 0 ? 'filled' : 'default'} size={36} aria-label={count > 0 ? t('devices.filtersActive', { count }) : t('devices.filters')}
+      aria-expanded={opened} onClick={() => setOpened((o) => !o)} className="devices-tool">
+      <FilterIcon />
+      {count > 0 && <span className="devices-tool-badge" aria-hidden="true">{count}</span>}
+    </ActionIcon>
+  );
+  const content = (
+    <>
         <fieldset className="devices-fieldset">
           <legend>{t('devices.categories')}</legend>
           <div className="devices-categories">
@@ -243,6 +243,26 @@ function FilterMenu({ devices, filters }: { devices: readonly Device[]; filters:
         <Button size="xs" variant="light" fullWidth onClick={() => { clearFilters(); setOpened(false); }} disabled={!hasFilters(filters) && filters.query === ''}>
           {t('devices.clearFilters')}
         </Button>
+    </>
+  );
+  // On a phone the filters open as a sheet from the bottom (a popover would cover the header).
+  if (mobile) {
+    return (
+      <>
+        {trigger}
+        <Drawer opened={opened} onClose={() => setOpened(false)} position="bottom" size="85%" title={t('devices.filters')} zIndex={400}
+          closeButtonProps={{ 'aria-label': t('device.actions.close') }} classNames={{ body: 'devices-filter-menu is-sheet' }}>
+          {content}
+        </Drawer>
+      </>
+    );
+  }
+  return (
+    <Popover opened={opened} onChange={setOpened} onClose={() => setOpened(false)} position="bottom-end" width={300} shadow="md" trapFocus withinPortal
+      middlewares={{ flip: true, shift: true, size: true }}>
+      <Popover.Target>{trigger}</Popover.Target>
+      <Popover.Dropdown className="devices-filter-menu" aria-label={t('devices.filters')} role="dialog">
+        {content}
       </Popover.Dropdown>
     </Popover>
   );
