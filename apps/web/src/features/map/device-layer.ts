@@ -14,7 +14,11 @@
 //      arrays; they are drawn on our own 2D canvas stacked over MapLibre's, in the next animation
 //      frame, or inside MapLibre's `render` event while the camera moves (same frame as the map).
 //      Single vehicles are drawn at their entry's latest position, so a vehicle in view moves in
-//      the next frame even before the worker answered.
+//      the next frame even before the worker answered. An answer that would draw the same
+//      picture (same items within half a pixel: at fleet zoom a second of driving moves a
+//      cluster by less than that) draws nothing; with software rasterisation on a weak machine
+//      a full canvas frame is the main thread's largest cost after the socket itself.
+//      Cluster bubbles and dots are blitted from cached sprites; icons are ImageBitmaps.
 //   4. MapLibre keeps only what is geographic and small: the selected vehicle's live trail.
 //      Selection highlight, status ring, accuracy circle, labels and cluster bubbles are drawn
 //      on the canvas with the vehicle (they must move with it in the same frame).
@@ -22,9 +26,10 @@
 // none): a cluster zooms in, a vehicle is selected (map-api.ts). Moves of up to ANIMATE_MAX_IN_VIEW
 // single vehicles in view at street zoom are animated over 500 ms (spec §9), per frame.
 //
-// Probe: a position counts as drawn in the animation frame after the canvas frame that first
-// showed it (its vehicle at the new point, or the cluster/worker pass that included it; for a
-// vehicle outside the view, the pass that included it, since no pixel of the view changes).
+// Probe: a position counts as drawn in the animation frame after the canvas frame that drew the
+// worker pass including it. A pass that changes no pixel (see 3; also a vehicle outside the view)
+// is treated as drawn in the next animation frame, so it is reported one frame later, the same
+// rule as for a drawn pass.
 import type { GeoJSONSource, Map as MapLibre, MapMouseEvent } from 'maplibre-gl';
 import type { Device, Position } from '@rastro/domain/entities';
 import { STATUS_COLORS, TRAIL_SOURCE } from './base-style.ts';
@@ -162,8 +167,9 @@ export class DeviceLayer {
   private dpr = 1;
   // Probe.
   private probePending: PendingProbe[] = [];
-  private probeReady: PendingProbe[] = [];
+  private probeReady: Array<{ group: PendingProbe; frame: number }> = [];
   private probeFrame: number | null = null;
+  private sameFrame: number | null = null;
   probe: DrawProbe | null = null;
   /** A click on a vehicle: selects it (the map flies to it and follows); the shell also opens its panel. */
   onVehicleClick: (id: number) => void = (id) => selectDevice(id);
@@ -241,7 +247,7 @@ export class DeviceLayer {
     this.map.off('dragstart', this.onDragStart);
     this.map.off('click', this.onClick);
     this.map.off('mousemove', this.onMouseMove);
-    for (const f of [this.drawFrame, this.sendFrame, this.probeFrame]) if (f !== null) cancelAnimationFrame(f);
+    for (const f of [this.drawFrame, this.sendFrame, this.probeFrame, this.sameFrame]) if (f !== null) cancelAnimationFrame(f);
     if (this.viewTimer !== null) clearTimeout(this.viewTimer);
     this.channel.terminate();
     this.canvas.remove();
@@ -483,9 +489,13 @@ export class DeviceLayer {
       return;
     }
     // Nothing on screen would change (at fleet zoom a second of driving moves a cluster by less
-    // than a pixel): the canvas already shows these positions, so they count as drawn without
-    // rasterising the same picture again.
-    this.afterDraw();
+    // than a pixel): no need to rasterise the same picture again. For the probe this counts as a
+    // frame drawn in the next animation frame (so it is reported one frame after that, exactly
+    // like a drawn one), never earlier.
+    this.sameFrame ??= requestAnimationFrame(() => {
+      this.sameFrame = null;
+      this.afterDraw();
+    });
     this.resolveSettled();
   }
 
@@ -766,13 +776,23 @@ export class DeviceLayer {
     let done = 0;
     while (done < this.probePending.length && this.probePending[done]!.seq <= this.itemsSeq) done++;
     if (done === 0) return;
-    this.probeReady.push(...this.probePending.splice(0, done));
-    this.probeFrame ??= requestAnimationFrame(() => {
+    // Tagged with the frame they were drawn in: reported by an animation frame after that one.
+    const frame = frameTime();
+    for (const group of this.probePending.splice(0, done)) this.probeReady.push({ group, frame });
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe(): void {
+    this.probeFrame ??= requestAnimationFrame((ts) => {
       this.probeFrame = null;
-      const ready = this.probeReady;
-      this.probeReady = [];
       const drawnAt = performance.now();
-      for (const group of ready) this.probe?.drawn(group.ids, group.appliedAt, drawnAt);
+      const later: typeof this.probeReady = [];
+      for (const r of this.probeReady) {
+        if (r.frame < ts) this.probe?.drawn(r.group.ids, r.group.appliedAt, drawnAt);
+        else later.push(r);
+      }
+      this.probeReady = later;
+      if (later.length) this.scheduleProbe();
     });
   }
 
@@ -870,6 +890,12 @@ export function sameLook(a: ViewItems, b: ViewItems, worldPx: number): boolean {
     if (Math.abs(a.x[i]! - b.x[i]!) > tolerance || Math.abs(a.y[i]! - b.y[i]!) > tolerance) return false;
   }
   return true;
+}
+
+/** The current animation frame's time (the same value rAF callbacks of this frame get). */
+function frameTime(): number {
+  const t = document.timeline?.currentTime;
+  return typeof t === 'number' ? t : performance.now();
 }
 
 /** 1234 → 1.2k, 15000 → 15k (as MapLibre's point_count_abbreviated). */
