@@ -296,11 +296,6 @@ export function HistoryPage() {
   }, [points]);
   useEffect(() => {
     const markers: OverlayMarker[] = [];
-    if (points.length > 0) {
-      markers.push({ id: 'start', kind: 'start', longitude: points[0]!.longitude, latitude: points[0]!.latitude });
-      const last = points[points.length - 1]!;
-      markers.push({ id: 'end', kind: 'end', longitude: last.longitude, latitude: last.latitude });
-    }
     (stops.data ?? []).forEach((s, i) => {
       const lat = s.latitude ?? s.lat;
       const lon = s.longitude ?? s.lon;
@@ -310,6 +305,12 @@ export function HistoryPage() {
       const p = byId.get(e.positionId);
       if (p) markers.push({ id: `event:${i}`, kind: 'event', latitude: p.latitude, longitude: p.longitude });
     });
+    // Start and end last, so they are drawn over a stop or event at the same place.
+    if (points.length > 0) {
+      markers.push({ id: 'start', kind: 'start', longitude: points[0]!.longitude, latitude: points[0]!.latitude });
+      const last = points[points.length - 1]!;
+      markers.push({ id: 'end', kind: 'end', longitude: last.longitude, latitude: last.latitude });
+    }
     setMarkers(markers);
   }, [points, stops.data, events.data, byId]);
 

@@ -262,7 +262,7 @@ function ReportScreen({ path }: { path: ReportPath }) {
     }
   };
 
-  if (!permitted) return <Alert color="yellow" role="alert" m="md">{t('reports.loadError')}</Alert>;
+  if (!permitted) return <Alert color="yellow" role="alert" m="md" data-testid="report-denied">{t('reports.denied')}</Alert>;
 
   let body: React.ReactNode;
   if (!request) body = <Text size="sm" c="gray.7" px="md" py="xs" role="status">{t('reports.notLoaded')}</Text>;
