@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { Event, Position } from '@rastro/domain/entities';
 import { useLive } from '../../live/live-store.ts';
+import { setOnlyDevice, useDeviceFilters } from '../../live/visible-devices.ts';
 import { useMobileLayout } from '../../app/shell/layout.ts';
 import { clearOverlays, fitTo, keepInView, onMarkerClick, setMarkers, setRoutes, setVehicle, type OverlayMarker } from '../map/overlay-api.ts';
 import { SPEED_BANDS_KMH, SPEED_COLORS } from '../map/overlay-colors.ts';
@@ -288,6 +289,15 @@ export function HistoryPage() {
 
   // The route and its markers on the map; everything goes when the screen closes.
   useEffect(() => () => clearOverlays(), []);
+  // While a route is shown the map shows only its device (reference §3.10); the previous
+  // show-only choice comes back when the screen closes.
+  const shownDevice = points.length > 0 ? request?.deviceId ?? null : null;
+  useEffect(() => {
+    if (shownDevice === null) return;
+    const before = useDeviceFilters.getState().filters.onlyDeviceId;
+    setOnlyDevice(shownDevice);
+    return () => setOnlyDevice(before);
+  }, [shownDevice]);
   useEffect(() => {
     setRoutes(points.length > 1 ? [points] : []);
     if (points.length > 0) fitTo(points, panelPadding(mobile));
