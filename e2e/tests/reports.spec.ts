@@ -201,6 +201,20 @@ test.describe('desktop', () => {
     await expect(rows(page)).toHaveCount(2);
   });
 
+  test('a group stands for its devices', async ({ page }) => {
+    const group = await admin.post<{ id: number; name: string }>('/api/groups', { name: `Frota ${uniqueSuffix()}` });
+    await admin.put(`/api/devices/${device.id}`, { ...device, groupId: group.id });
+    await page.goto('/reports/resume');
+    await page.getByTestId('report-groups').click();
+    await page.getByRole('option', { name: group.name }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('combobox', { name: h.period, exact: true }).click();
+    await page.getByRole('option', { name: h.periods.last7 }).click();
+    await page.getByTestId('report-load').click();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText(device.name);
+  });
+
   test('a device without data in the period shows the empty state', async ({ page }) => {
     const quiet = await admin.createDevice({ name: `Parado ${uniqueSuffix()}` });
     await page.goto('/reports/travels');
