@@ -178,10 +178,10 @@ export function DeviceActions({ device, position }: { device: Device; position: 
         await api.delete(`/devices/${device.id}`);
         useLive.setState((s) => {
           const devices = { ...s.devices };
-          const positions = { ...s.positions };
           delete devices[device.id];
-          delete positions[device.id];
-          return { devices, positions };
+          // Positions live in one record updated in place (live-store): remove there, bump its version.
+          delete s.positions[device.id];
+          return { devices, positionsVersion: s.positionsVersion + 1 };
         });
         setDialog(null);
         navigate('/devices');
