@@ -8,7 +8,7 @@ import type { Device, Group } from '@rastro/domain/entities';
 import { backends, startTestServer, type TestClient, type TestServer } from './harness.ts';
 import { osmand } from './ingest-helpers.ts';
 import { create, link, makeUser, type TestUser } from './visibility-fixtures.ts';
-import { motionSegmentsOf } from '../src/motion/motion-report.ts';
+import { motionSegmentsOf, motionStatesOf, prepareFast } from '../src/motion/motion-report.ts';
 import { MOTION_DEFAULTS } from '../src/motion/motion-state.ts';
 import { emptyFix } from '../src/ingest/decoded.ts';
 
@@ -230,6 +230,14 @@ describe.each(backends)('trips and stops (%s)', (backend) => {
       ['stop', at(7980), at(9600)], ['trip', at(9600), at(16_800)],
     ]);
     expect(await collect('fast')).toEqual(await collect('slow'));
+    // The batched preparation answers for devices whose period starts at the live machine's start.
+    const prepared = await prepareFast(db, [a.id, b.id, c.id].map((id) => ({ id, options })), at(-60), at(30_000), await motionStatesOf(db, [a.id, b.id, c.id]), new Map());
+    expect(prepared.get(a.id)).toEqual(await (async () => {
+      const out = [];
+      for await (const s of motionSegmentsOf(db, a.id, MOTION_DEFAULTS, options, at(-60), at(30_000), 'slow')) out.push(s);
+      return out;
+    })());
+    expect(prepared.size).toBeGreaterThanOrEqual(2);
   });
 
   it('groups expand to their subgroups\' devices; a device the caller cannot see is refused', async () => {

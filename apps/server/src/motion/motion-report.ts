@@ -270,3 +270,119 @@ export async function maxSpeedBySegments(db: Db, deviceId: number, from: number,
   take(late?.m === null || late?.m === undefined ? null : Number(late.m));
   return best;
 }
+
+/** A device of a many-device report, with its settings. */
+export interface DeviceJob {
+  id: number;
+  options: SegmentOptions;
+}
+
+/** Head segments read per device when preparing a batch (a device with more takes motionSegmentsOf). */
+const PREPARED_HEAD = 256;
+
+/**
+ * The fast path for many devices with fewer statements: for the common case — the period
+ * starts at or before the live machine's first position and the machine made no change since
+ * the last segment closed in the period — a device's answer is its stored segments plus the
+ * open segment, and the reads of all devices of the batch are shared: one segment read per
+ * device, then three statements for the whole batch (first positions; last positions with the
+ * open segment's highest speed; the open segments' start and decider rows). Devices outside
+ * that case are left out of the map: the caller runs motionSegmentsOf for them (same answer).
+ */
+export async function prepareFast(
+  db: Db, jobs: readonly DeviceJob[], from: number, to: number, states: MotionStates, late: LateIds,
+): Promise<Map<number, SegmentRecord[]>> {
+  const out = new Map<number, SegmentRecord[]>();
+  interface Candidate { job: DeviceJob; chain: SegmentRow[]; s0: SegmentRow }
+  const candidates: Candidate[] = [];
+  for (const job of jobs) {
+    const head: SegmentRow[] = [];
+    for await (const chunk of segmentChunks(db, job.id, from, to, null, PREPARED_HEAD)) {
+      head.push(...chunk);
+      break;
+    }
+    if (head.length === 0 || head.length >= PREPARED_HEAD) continue;
+    const i0 = head.findIndex((s) => s.startTime >= from);
+    if (i0 < 0) continue;
+    const s0 = head[i0]!;
+    if (s0.startPositionId === null || s0.startPositionId !== s0.openedById) continue;
+    const chain: SegmentRow[] = [s0];
+    for (let i = i0 + 1; i < head.length; i++) {
+      const prev = chain[chain.length - 1]!;
+      const s = head[i]!;
+      if (s.startPositionId !== prev.endPositionId || s.kind === prev.kind) break;
+      chain.push(s);
+    }
+    const sn = chain[chain.length - 1]!;
+    const st = states.get(job.id);
+    if (!st || Number(st.startPositionId) !== sn.endPositionId || Number(st.decidedById) !== sn.closedById || sn.endPositionId === null) continue;
+    candidates.push({ job, chain, s0 });
+  }
+  if (candidates.length === 0) return out;
+
+  // First position of each device in the period: it must be where the live machine started.
+  const ids = candidates.map((c) => c.job.id);
+  const firsts = await db.selectFrom('devices as d').where('d.id', 'in', ids)
+    .select((eb) => ['d.id as deviceId', eb.selectFrom('positions as p').select('p.id').whereRef('p.deviceId', '=', 'd.id')
+      .where('p.fixTime', '>=', from).where('p.fixTime', '<=', to).orderBy('p.fixTime').orderBy('p.id').limit(1).as('firstId')])
+    .execute();
+  const firstOf = new Map(firsts.map((r) => [Number(r.deviceId), r.firstId === null ? null : Number(r.firstId)]));
+  const joined = candidates.filter((c) => firstOf.get(c.job.id) === c.s0.startPositionId);
+  if (joined.length === 0) return out;
+
+  // The period's last position after each open segment's start, and the highest speed from that start.
+  const tails = new Map<number, { lastId: number | null; maxSpeed: number | null }>();
+  const lateFree = (deviceId: number) => (late.get(deviceId)?.size ?? 0) === 0;
+  // Devices with late positions in the period take the per-device path (rare).
+  const plain = joined.filter((c) => lateFree(c.job.id));
+  if (plain.length === 0) return out;
+  const values = sql.join(plain.map((c) => {
+    const sn = c.chain[c.chain.length - 1]!;
+    return sql`(${sql`cast(${c.job.id} as bigint)`}, ${sql`cast(${sn.endTime} as bigint)`}, ${sql`cast(${sn.endPositionId} as bigint)`})`;
+  }));
+  const tailRows = await sql<{ deviceId: number; lastId: number | null; maxSpeed: number | null }>`
+    with v ("deviceId", "t0", "q") as (values ${values})
+    select v."deviceId",
+      (select p."id" from "positions" p where p."deviceId" = v."deviceId" and p."fixTime" >= v."t0" and p."fixTime" <= ${to}
+        order by p."fixTime" desc, p."id" desc limit 1) as "lastId",
+      (select max(p."speed") from "positions" p where p."deviceId" = v."deviceId" and p."fixTime" >= v."t0" and p."fixTime" <= ${to}
+        and (p."fixTime" > v."t0" or p."id" >= v."q")) as "maxSpeed"
+    from v`.execute(db);
+  for (const r of tailRows.rows) tails.set(Number(r.deviceId), { lastId: r.lastId === null ? null : Number(r.lastId), maxSpeed: r.maxSpeed === null ? null : Number(r.maxSpeed) });
+
+  // The rows the open segments are built from.
+  const wanted = new Set<number>();
+  for (const c of plain) {
+    const sn = c.chain[c.chain.length - 1]!;
+    const t = tails.get(c.job.id);
+    if (!t || t.lastId === null) continue;
+    wanted.add(sn.endPositionId!);
+    wanted.add(sn.closedById!);
+    wanted.add(t.lastId);
+  }
+  const rows = new Map<number, PositionRow>();
+  const list = [...wanted];
+  for (let i = 0; i < list.length; i += 500) {
+    for (const r of (await db.selectFrom('positions').selectAll().where('id', 'in', list.slice(i, i + 500)).execute()) as PositionRow[]) {
+      rows.set(Number(r.id), r);
+    }
+  }
+  for (const c of plain) {
+    const sn = c.chain[c.chain.length - 1]!;
+    const t = tails.get(c.job.id);
+    if (!t || t.lastId === null || sn.closedById === null) continue;
+    const startRow = rows.get(sn.endPositionId!);
+    const byRow = rows.get(sn.closedById);
+    const lastRow = rows.get(t.lastId);
+    if (!startRow || !byRow || !lastRow) continue;
+    const records = c.chain.map(recordOf);
+    if (lastRow.id !== startRow.id) {
+      const start = pointOf(startRow);
+      records.push(segmentRecord({
+        trip: sn.kind !== 'trip', start, end: pointOf(lastRow), openedBy: pointOf(byRow), closedBy: pointOf(lastRow), maxSpeed: t.maxSpeed ?? 0,
+      }, c.job.options));
+    }
+    out.set(c.job.id, records);
+  }
+  return out;
+}

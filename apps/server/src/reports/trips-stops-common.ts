@@ -6,7 +6,7 @@ import { idsParam, single } from '../access/list-params.ts';
 import { parseAttributes } from '../http/json.ts';
 import { attributeLookup } from '../events/attribute-lookup.ts';
 import { deviceMotionConfig, segmentOptions } from '../motion/motion-step.ts';
-import { lateIdsOf, motionSegmentsOf, motionStatesOf, type ReportPath } from '../motion/motion-report.ts';
+import { lateIdsOf, motionSegmentsOf, motionStatesOf, prepareFast, type ReportPath } from '../motion/motion-report.ts';
 import type { SegmentRecord } from '../motion/segments.ts';
 import type { ReportRequest } from './report-request.ts';
 import type { ReportDevice } from './reports-repo.ts';
@@ -34,12 +34,35 @@ export async function openMotionReport(request: ReportRequest, kind: 'trip' | 's
   const ids = request.devices.map((d) => d.id);
   const states = path === 'fast' ? await motionStatesOf(db, ids) : undefined;
   const late = await lateIdsOf(db, ids, request.from, request.to);
-  return async function* (device) {
+  const settings = (device: ReportDevice) => {
     const source = { json: { attributes: parseAttributes(device.attributes), groupId: device.groupId } };
     const config = deviceMotionConfig(lookup, source);
-    const options = segmentOptions(config, source.json.attributes);
+    return { config, options: segmentOptions(config, source.json.attributes) };
+  };
+  // Fast path: devices are prepared a batch at a time (shared reads), the others run alone.
+  const index = new Map(request.devices.map((d, i) => [d.id, i]));
+  let prepared = new Map<number, SegmentRecord[]>();
+  let preparedEnd = 0;
+  return async function* (device) {
+    const { config, options } = settings(device);
+    if (path === 'fast' && states) {
+      const i = index.get(device.id) ?? 0;
+      if (i >= preparedEnd) {
+        const batch = request.devices.slice(i, i + PREPARE_BATCH);
+        prepared = await prepareFast(db, batch.map((d) => ({ id: d.id, options: settings(d).options })), request.from, request.to, states, late);
+        preparedEnd = i + batch.length;
+      }
+      const ready = prepared.get(device.id);
+      if (ready) {
+        for (const s of ready) if (s.kind === kind) yield { ...s, deviceId: device.id, deviceName: device.name };
+        return;
+      }
+    }
     for await (const s of motionSegmentsOf(db, device.id, config, options, request.from, request.to, path, states, late)) {
       if (s.kind === kind) yield { ...s, deviceId: device.id, deviceName: device.name };
     }
   };
 }
+
+/** Devices prepared together on the fast path. */
+const PREPARE_BATCH = 100;
