@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { startRastro } from '../apps/server/src/rastro.ts';
 import { openStorage, type Storage } from '../apps/server/src/storage/db.ts';
@@ -339,9 +340,10 @@ async function runBackend(backend: Backend): Promise<boolean> {
     if (!flag('keep')) {
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (backend === 'postgres' && place.pgSchema) {
-        const storage = await openStorage({ databaseUrl: pgUrl, dataDir, pgSchema: undefined });
-        await sql.raw(`drop schema if exists "${place.pgSchema}" cascade`).execute(storage.db);
-        await storage.close();
+        // A plain connection: opening storage on the default schema would run migrations there.
+        const pool = new pg.Pool({ connectionString: pgUrl! });
+        await pool.query(`drop schema if exists "${place.pgSchema}" cascade`);
+        await pool.end();
       }
     }
   }
