@@ -55,6 +55,8 @@ export const ICON_MIN_ZOOM = 12;
 const MOVE_PASS_MS = 120;
 /** The worker's view reaches this share of the screen beyond each edge, so a pan has vehicles to show. */
 const VIEW_MARGIN = 0.5;
+/** Longest wait between worker updates (see sendInterval). */
+const MAX_SEND_INTERVAL_MS = 400;
 /** Most labels drawn in one frame (they are the costly part of a frame). */
 const MAX_LABELS = 400;
 
@@ -139,6 +141,8 @@ export class DeviceLayer {
   private qRemove: number[] = [];
   private seq = 0;
   private sentThisFrame = false;
+  private lastSendAt = -Infinity;
+  private sendTimer: ReturnType<typeof setTimeout> | null = null;
   private sendFrame: number | null = null;
   // Latest worker answer.
   private items: ViewItems | null = null;
@@ -249,6 +253,7 @@ export class DeviceLayer {
     this.map.off('mousemove', this.onMouseMove);
     for (const f of [this.drawFrame, this.sendFrame, this.probeFrame, this.sameFrame]) if (f !== null) cancelAnimationFrame(f);
     if (this.viewTimer !== null) clearTimeout(this.viewTimer);
+    if (this.sendTimer !== null) clearTimeout(this.sendTimer);
     this.channel.terminate();
     this.canvas.remove();
   }
@@ -407,19 +412,39 @@ export class DeviceLayer {
   /** Sends the queue now if nothing went out in this frame, else in the next frame. */
   private queued(): void {
     if (this.qIds.length === 0 && this.qRemove.length === 0) return;
-    if (!this.sentThisFrame) this.send();
-    else this.sendFrame ??= requestAnimationFrame(() => {
-      this.sendFrame = null;
+    const wait = this.lastSendAt + this.sendInterval() - performance.now();
+    if (wait > 0) {
+      this.sendTimer ??= setTimeout(() => {
+        this.sendTimer = null;
+        this.send();
+      }, wait);
+    } else if (!this.sentThisFrame) {
       this.send();
-    });
+    } else {
+      this.sendFrame ??= requestAnimationFrame(() => {
+        this.sendFrame = null;
+        this.send();
+      });
+    }
     // Single vehicles on screen move at once, without waiting for the worker; clusters are
     // redrawn when its answer comes (a redraw for nothing costs a full canvas raster).
     if (this.singleMoved) this.invalidate();
     this.singleMoved = false;
   }
 
+  /**
+   * Least time between two updates to the worker: none for small fleets; for large ones about
+   * eight of its passes, so the worker (which shares the CPU with the page) stays under ~1/8 of a
+   * core and its answers, and the canvas frames they cause, come a few times a second (latency
+   * stays far below the 3 s budget: the pass of 50,000 vehicles is ~10–30 ms).
+   */
+  private sendInterval(): number {
+    return Math.min(MAX_SEND_INTERVAL_MS, this.lastPassMs * 8);
+  }
+
   private send(): void {
     if (this.destroyed || (this.qIds.length === 0 && this.qRemove.length === 0)) return;
+    this.lastSendAt = performance.now();
     this.seq++;
     const ids = Int32Array.from(this.qIds);
     const x = Float64Array.from(this.qX);
