@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device, Group } from '@rastro/domain/entities';
 import { backends, startTestServer, type TestClient, type TestServer } from './harness.ts';
 import { osmand } from './ingest-helpers.ts';
+import { expectArrayOf } from './openapi.ts';
 import { create, link, makeUser, type TestUser } from './visibility-fixtures.ts';
 import { motionSegmentsOf, motionStatesOf, prepareFast } from '../src/motion/motion-report.ts';
 import { MOTION_DEFAULTS } from '../src/motion/motion-state.ts';
@@ -166,6 +167,7 @@ describe.each(backends)('trips and stops (%s)', (backend) => {
 
   it('new logic: trips and stops with known times, distances from totalDistance, events dated at the segment ends', async () => {
     const trips = await get<TripJson[]>(`/api/reports/trips?deviceId=${a.id}&${whole}`);
+    expectArrayOf(trips, 'ReportTrips', { minLength: 3 });
     expect(times(trips)).toEqual(tripsA);
     // Trip 1: 900 s + 600 s at 12 m/s (plus the jitter of the first 180 s parked).
     expect(trips[0]!.distance).toBeGreaterThanOrEqual(18_000);
@@ -180,6 +182,7 @@ describe.each(backends)('trips and stops (%s)', (backend) => {
       expect(t.averageSpeed).toBeCloseTo(((t.distance / (t.duration / 1000)) * 3.6) / 1.852, 6);
     }
     const stops = await get<StopJson[]>(`/api/reports/stops?deviceId=${a.id}&${whole}`);
+    expectArrayOf(stops, 'ReportStops', { minLength: 4 });
     expect(times(stops)).toEqual(stopsA);
     // Events: one per change, referencing the segment boundaries.
     const db = server.rastro.ctx.storage.db;
