@@ -82,7 +82,8 @@ describe.each(backends)('report by e-mail (%s)', (backend) => {
     const file = attachment(mail.raw, XLSX);
     expect(file.name).toBe('summary_2024-06-02_2024-06-02.xlsx');
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(file.content);
+    // exceljs's types want an ArrayBuffer-backed buffer; hand it a copy of the bytes.
+    await wb.xlsx.load(new Uint8Array(file.content).buffer);
     const ws = wb.worksheets[0]!;
     expect(ws.name).toBe('Summary');
     expect((ws.getRow(2).values as unknown[]).slice(1, 2)).toEqual(['Mailed']);
