@@ -296,8 +296,8 @@ test('with "show stops and events" on: the last 3 hours as a motion bar and the 
     const events = panel.getByTestId('device-events');
     await expect(events.getByRole('listitem').first()).toBeVisible();
     const labels = await events.getByRole('listitem').allInnerTexts();
-    const sos = labels.findIndex((l) => l.includes(t('device.alarms.sos')));
-    const ignitionOn = labels.findIndex((l) => l.includes(t('device.eventTypes.ignitionOn')));
+    const sos = labels.findIndex((l) => l.includes(t('events.alarms.sos')));
+    const ignitionOn = labels.findIndex((l) => l.includes(t('events.types.ignitionOn')));
     expect(sos).toBeGreaterThanOrEqual(0);
     expect(ignitionOn).toBeGreaterThan(sos);
     await motion.scrollIntoViewIfNeeded();

@@ -165,7 +165,7 @@ test('stops and events of the track are listed and marked', async ({ page }) => 
   await expect(page.getByTestId('history-stops').getByRole('button')).not.toHaveCount(0, { timeout: 10_000 });
   await page.getByRole('tab', { name: new RegExp(h.eventsList!) }).click();
   const events = page.getByTestId('history-events').getByRole('button');
-  await expect(events.filter({ hasText: (pt.reports as unknown as { alarms: Record<string, string> }).alarms.sos! })).toHaveCount(1);
+  await expect(events.filter({ hasText: (pt.events as unknown as { alarms: Record<string, string> }).alarms.sos! })).toHaveCount(1);
   const kinds = (await overlay(page))!.markers.map((m) => m.kind);
   expect(kinds).toContain('stop');
   expect(kinds).toContain('event');

@@ -27,7 +27,8 @@ declare global {
   }
 }
 
-const r = pt.reports as unknown as Record<string, string> & { types: Record<string, string>; alarms: Record<string, string>; eventTypes: Record<string, string> };
+const r = pt.reports as unknown as Record<string, string> & { types: Record<string, string> };
+const ev = pt.events as unknown as { types: Record<string, string>; alarms: Record<string, string> };
 const h = pt.history as unknown as Record<string, string> & { periods: Record<string, string> };
 
 async function report(uniqueId: string, at: Date, lat: number, lon: number, extra: Record<string, string | number | boolean>): Promise<void> {
@@ -179,11 +180,11 @@ test.describe('desktop', () => {
 
   test('events: moving, ignition on, the SOS alarm, ignition off, stopped; exports events.xlsx', async ({ page }) => {
     await loadReport(page, 'events');
-    await expect(rows(page).filter({ hasText: `${r.eventTypes.alarm}: ${r.alarms.sos}` })).toHaveCount(1);
-    await expect(rows(page).filter({ hasText: r.eventTypes.ignitionOn! })).toHaveCount(1);
-    await expect(rows(page).filter({ hasText: r.eventTypes.ignitionOff! })).toHaveCount(1);
-    await expect(rows(page).filter({ hasText: r.eventTypes.deviceMoving! })).toHaveCount(1);
-    await expect(rows(page).filter({ hasText: r.eventTypes.deviceStopped! })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: `${ev.types.alarm}: ${ev.alarms.sos}` })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: ev.types.ignitionOn! })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: ev.types.ignitionOff! })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: ev.types.deviceMoving! })).toHaveCount(1);
+    await expect(rows(page).filter({ hasText: ev.types.deviceStopped! })).toHaveCount(1);
     await expect.poll(async () => (await overlay(page))?.markers.filter((m) => m.kind === 'event').length).toBeGreaterThanOrEqual(5);
     await expectXlsx(page, 'events.xlsx', 6);
     await shot(page, 'reports-events');

@@ -120,8 +120,8 @@ export function RecentEvents({ deviceId }: { deviceId: number }) {
   });
   const label = (e: EventRow) => {
     const alarm = e.attributes?.alarm;
-    if (typeof alarm === 'string' && alarm) return t(`device.alarms.${alarm}`, { defaultValue: alarm });
-    return t(`device.eventTypes.${e.type}`, { defaultValue: e.type });
+    if (typeof alarm === 'string' && alarm) return t(`events.alarms.${alarm}`, { defaultValue: alarm });
+    return t(`events.types.${e.type}`, { defaultValue: e.type });
   };
   return (
     <section aria-labelledby="dd-events" className="dd-section" data-testid="device-events">

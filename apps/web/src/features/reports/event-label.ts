@@ -4,10 +4,10 @@ import type { TFunction } from 'i18next';
 import type { Event } from '@rastro/domain/entities';
 
 export function eventLabel(t: TFunction, e: Pick<Event, 'type' | 'attributes'>): string {
-  const type = t(`reports.eventTypes.${e.type}`, { defaultValue: e.type });
+  const type = t(`events.types.${e.type}`, { defaultValue: e.type });
   const alarm = e.type === 'alarm' ? e.attributes?.alarm : undefined;
   if (typeof alarm === 'string' && alarm) {
-    const names = alarm.split(',').map((a) => t(`reports.alarms.${a.trim()}`, { defaultValue: a.trim() }));
+    const names = alarm.split(',').map((a) => t(`events.alarms.${a.trim()}`, { defaultValue: a.trim() }));
     return `${type}: ${names.join(', ')}`;
   }
   return type;

@@ -4,7 +4,7 @@ import { rowsOf } from './report-rows.ts';
 import { eventLabel } from './event-label.ts';
 import type { Formats } from './use-formats.ts';
 
-const t = ((key: string, o?: { defaultValue?: string }) => (key.startsWith('reports.alarms.') || key.startsWith('reports.eventTypes.') ? `<${key.split('.').pop()}>` : o?.defaultValue ?? key)) as unknown as TFunction;
+const t = ((key: string, o?: { defaultValue?: string }) => (key.startsWith('events.alarms.') || key.startsWith('events.types.') ? `<${key.split('.').pop()}>` : o?.defaultValue ?? key)) as unknown as TFunction;
 const f = {
   distance: (m: number) => `${(m / 1000).toFixed(2)} km`, speed: (k: number) => `${Math.round(k * 1.852)} km/h`,
   time: (iso: string) => `T(${iso})`, timeSeconds: (iso: string) => `S(${iso})`, duration: (ms: number) => `${ms / 60000} min`,
