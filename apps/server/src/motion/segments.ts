@@ -3,6 +3,8 @@
 // included, so consecutive segments share their boundary position). The same code turns the
 // live machine's changes into stored rows (motionSegments, written with the position that
 // closes them) and a report replay's changes into report items, so both give equal values.
+import type { Selectable } from 'kysely';
+import type { MotionSegmentTable } from '../storage/schema.ts';
 import {
   createMotionMachine, type MotionConfig, type MotionMachine, type MotionPoint,
 } from './motion-state.ts';
@@ -31,31 +33,8 @@ export interface Segment<P extends SegmentPoint = SegmentPoint> {
   maxSpeed: number;
 }
 
-/** A segment's stored / reported figures (the motionSegments row without id and deviceId). */
-export interface SegmentRecord {
-  kind: 'trip' | 'stop';
-  startTime: number;
-  endTime: number;
-  closedTime: number;
-  startPositionId: number | null;
-  endPositionId: number | null;
-  openedById: number | null;
-  closedById: number | null;
-  startLat: number;
-  startLon: number;
-  endLat: number;
-  endLon: number;
-  startAddress: string | null;
-  endAddress: string | null;
-  distance: number;
-  maxSpeed: number;
-  startOdometer: number;
-  endOdometer: number;
-  spentFuel: number;
-  startHours: number | null;
-  endHours: number | null;
-  driverUniqueId: string | null;
-}
+/** A segment's stored / reported figures: the motionSegments row without id and deviceId. */
+export type SegmentRecord = Omit<Selectable<MotionSegmentTable>, 'id' | 'deviceId' | 'kind'> & { kind: 'trip' | 'stop' };
 
 const num = (attrs: Record<string, unknown>, key: string): number | null => {
   const v = attrs[key];
