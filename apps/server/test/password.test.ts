@@ -1,37 +1,10 @@
 // Password recovery end to end: a real SMTP server (smtp-server) receives the mail, the test
 // follows the link's token, sets a new password and logs in with it.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { deriveErrorCode } from '@rastro/domain/errors';
 import type { Server, User } from '@rastro/domain/entities';
+import { startMailbox, type ReceivedMail } from './mailbox.ts';
 import { backends, startTestServer, type TestClient, type TestServer } from './harness.ts';
-
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
-
-/** A local SMTP server that keeps what it receives. */
-async function startMailbox(): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
-  const mails: ReceivedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
-}
 
 /** The text of a mail with quoted-printable soft breaks and escapes undone. */
 function mailText(raw: string): string {

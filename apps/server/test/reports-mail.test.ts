@@ -1,40 +1,14 @@
 // GET /api/reports/<kind>/mail: 204 at once, then the spreadsheet arrives by e-mail (a real
 // local SMTP server receives it; the attachment is decoded and opened with exceljs).
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import ExcelJS from 'exceljs';
 import type { Device } from '@rastro/domain/entities';
+import { startMailbox } from './mailbox.ts';
 import { backends, startTestServer, type TestClient, type TestServer } from './harness.ts';
 import { addPosition, create, link, makeUser, type TestUser } from './visibility-fixtures.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const T0 = Date.parse('2024-06-02T12:00:00Z');
-
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
-
-async function startMailbox() {
-  const mails: ReceivedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
-}
 
 /** The base64 body of the MIME part whose Content-Type is `type`, decoded (folded headers unfolded). */
 function attachment(raw: string, type: string): { name: string; content: Buffer } {
