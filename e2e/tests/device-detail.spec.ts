@@ -5,7 +5,8 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Device } from '@rastro/domain/entities';
 import { Api } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
-import { ADMIN_PASSWORD, env } from '../support/env.ts';
+import { ADMIN_PASSWORD } from '../support/env.ts';
+import { osmandReport } from '../support/osmand.ts';
 import { shot } from '../support/shots.ts';
 import { fill, pt } from '../support/texts.ts';
 import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
@@ -32,12 +33,7 @@ test.afterAll(async () => {
 
 /** One OsmAnd report; returns the HTTP answer's body (a queued command's text, if any). */
 async function report(uniqueId: string, latitude: number, longitude: number, extra: Record<string, string | number> = {}): Promise<string> {
-  const params = new URLSearchParams({ id: uniqueId, lat: String(latitude), lon: String(longitude), timestamp: String(Math.floor(Date.now() / 1000)), speed: '10', bearing: '90' });
-  for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
-  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
-  const body = await res.text();
-  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${body}`);
-  return body;
+  return osmandReport(uniqueId, latitude, longitude, { speed: 10, bearing: 90, ...extra });
 }
 
 async function openDetail(page: Page, device: Device) {
@@ -258,12 +254,7 @@ test('a read-only user sees only the actions that change nothing', async ({ page
 
 /** One OsmAnd report at a given time (seconds ago). */
 async function reportAt(uniqueId: string, secondsAgo: number, extra: Record<string, string | number>): Promise<void> {
-  const params = new URLSearchParams({
-    id: uniqueId, lat: String(-23.56 + secondsAgo / 1e6), lon: '-46.64', timestamp: String(Math.floor(Date.now() / 1000) - secondsAgo), bearing: '0',
-  });
-  for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
-  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
-  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${await res.text()}`);
+  await osmandReport(uniqueId, -23.56 + secondsAgo / 1e6, -46.64, { bearing: 0, ...extra }, new Date(Date.now() - secondsAgo * 1000));
 }
 
 async function setServerAttributes(patch: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -5,7 +5,8 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Device, Position } from '@rastro/domain/entities';
 import { Api } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
-import { ADMIN_PASSWORD, env } from '../support/env.ts';
+import { ADMIN_PASSWORD } from '../support/env.ts';
+import { osmandReport } from '../support/osmand.ts';
 import { shot } from '../support/shots.ts';
 import { fill, pt } from '../support/texts.ts';
 import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
@@ -38,9 +39,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function report(uniqueId: string, latitude: number, longitude: number): Promise<void> {
-  const url = `http://127.0.0.1:${env.osmandPort}/?id=${encodeURIComponent(uniqueId)}&lat=${latitude}&lon=${longitude}&timestamp=${Math.floor(Date.now() / 1000)}`;
-  const res = await fetch(url, { method: 'POST' });
-  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${await res.text()}`);
+  await osmandReport(uniqueId, latitude, longitude);
 }
 
 async function openDetail(page: Page, device: Device) {

@@ -8,7 +8,8 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Device } from '@rastro/domain/entities';
 import { Api, uniqueSuffix } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
-import { ADMIN_PASSWORD, env } from '../support/env.ts';
+import { ADMIN_PASSWORD } from '../support/env.ts';
+import { osmandReport } from '../support/osmand.ts';
 import { shot } from '../support/shots.ts';
 import { pt } from '../support/texts.ts';
 import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
@@ -84,12 +85,7 @@ let groupId = 0;
 const devices = new Map<string, Device>();
 
 async function report(uniqueId: string, attributes: Record<string, string | number | boolean>, index: number): Promise<void> {
-  const params = new URLSearchParams({
-    id: uniqueId, lat: String(-23.55 + index * 0.004), lon: String(-46.63 + index * 0.004), timestamp: String(Math.floor(Date.now() / 1000)), bearing: '90',
-  });
-  for (const [k, v] of Object.entries(attributes)) params.set(k, String(v));
-  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
-  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${await res.text()}`);
+  await osmandReport(uniqueId, -23.55 + index * 0.004, -46.63 + index * 0.004, { bearing: 90, ...attributes });
 }
 
 test.beforeAll(async () => {

@@ -8,60 +8,24 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Device } from '@rastro/domain/entities';
 import { Api, uniqueSuffix } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
-import { ADMIN_PASSWORD, env } from '../support/env.ts';
+import { ADMIN_PASSWORD } from '../support/env.ts';
+import { KNOWN_TRACK, postKnownTrack } from '../support/osmand.ts';
+import { overlay } from '../support/overlay.ts';
 import { shot } from '../support/shots.ts';
 import { pt } from '../support/texts.ts';
 import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
 
-interface OverlayState {
-  routes: number[];
-  highlight: number;
-  markers: Array<{ id: string; kind: string }>;
-  vehicle: { longitude: number; latitude: number; course: number } | null;
-}
-
-declare global {
-  interface Window {
-    __rastroOverlay?: { state(): OverlayState; rendered(): { route: number; markers: number; vehicle: number } };
-  }
-}
-
 const h = pt.history as unknown as Record<string, string> & { periods: Record<string, string> };
 const r = pt.reports as unknown as Record<string, string>;
 
-/** One OsmAnd report at a given time, like a phone running Traccar Client. */
-async function report(uniqueId: string, at: Date, lat: number, lon: number, extra: Record<string, string | number | boolean> = {}): Promise<void> {
-  const params = new URLSearchParams({ id: uniqueId, lat: String(lat), lon: String(lon), timestamp: String(Math.floor(at.getTime() / 1000)), ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, String(v)])) });
-  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
-  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${await res.text()}`);
-}
-
-/**
- * A known track ending a few minutes ago: parked 10 min at A, 15 min driving east at about
- * 33 kn (61 km/h), parked 20 min at B. 31 points.
- */
-const TRACK_START_LON = -46.70;
-async function postTrack(uniqueId: string, endAgoMin = 5): Promise<{ count: number; first: number; last: number }> {
-  const t0 = Date.now() - (endAgoMin + 46) * 60_000;
-  const lat = -23.55;
-  let n = 0;
-  const at = (min: number) => new Date(t0 + min * 60_000);
-  for (let i = 0; i <= 5; i++, n++) await report(uniqueId, at(i * 2), lat, TRACK_START_LON, { speed: 0, ignition: false, fuel: 60, bearing: 90 });
-  for (let i = 1; i <= 15; i++, n++) {
-    await report(uniqueId, at(10 + i), lat, TRACK_START_LON + i * 0.01, { speed: i === 15 ? 10 : 33, ignition: true, fuel: 60 - i * 0.2, bearing: 90, ...(i === 8 ? { alarm: 'sos' } : {}) });
-  }
-  for (let i = 1; i <= 10; i++, n++) await report(uniqueId, at(25 + i * 2), lat, TRACK_START_LON + 0.15, { speed: 0, ignition: false, fuel: 57, bearing: 90 });
-  return { count: n, first: TRACK_START_LON, last: TRACK_START_LON + 0.15 };
-}
-
 let admin: Api;
 let device: Device;
-let track: { count: number; first: number; last: number };
+const track = { count: KNOWN_TRACK.points, first: KNOWN_TRACK.lonA, last: KNOWN_TRACK.lonB };
 
 test.beforeAll(async () => {
   admin = await Api.admin();
   device = await admin.createDevice({ name: `Caminhão Histórico ${uniqueSuffix()}` });
-  track = await postTrack(device.uniqueId);
+  await postKnownTrack(device.uniqueId);
 });
 test.afterAll(async () => {
   await admin.dispose();
@@ -72,8 +36,6 @@ test.beforeEach(async ({ page }) => {
   test.setTimeout(90_000);
   await page.addInitScript(() => localStorage.setItem('rastro.testHooks', '1'));
 });
-
-const overlay = (page: Page) => page.evaluate(() => window.__rastroOverlay?.state() ?? null);
 
 async function openHistory(page: Page) {
   await signIn(page, 'admin', ADMIN_PASSWORD);

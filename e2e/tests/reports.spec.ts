@@ -9,49 +9,18 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Device } from '@rastro/domain/entities';
 import { Api, uniqueSuffix } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
-import { ADMIN_PASSWORD, env } from '../support/env.ts';
+import { ADMIN_PASSWORD } from '../support/env.ts';
+import { KNOWN_TRACK, postKnownTrack } from '../support/osmand.ts';
+import { overlay } from '../support/overlay.ts';
 import { shot } from '../support/shots.ts';
 import { pt } from '../support/texts.ts';
 import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
-
-interface OverlayState {
-  routes: number[];
-  highlight: number;
-  markers: Array<{ id: string; kind: string }>;
-  vehicle: { longitude: number; latitude: number; course: number } | null;
-}
-
-declare global {
-  interface Window {
-    __rastroOverlay?: { state(): OverlayState; rendered(): { route: number; markers: number; vehicle: number } };
-  }
-}
 
 const r = pt.reports as unknown as Record<string, string> & { types: Record<string, string> };
 const ev = pt.events as unknown as { types: Record<string, string>; alarms: Record<string, string> };
 const h = pt.history as unknown as Record<string, string> & { periods: Record<string, string> };
 
-async function report(uniqueId: string, at: Date, lat: number, lon: number, extra: Record<string, string | number | boolean>): Promise<void> {
-  const params = new URLSearchParams({ id: uniqueId, lat: String(lat), lon: String(lon), timestamp: String(Math.floor(at.getTime() / 1000)) });
-  for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
-  const res = await fetch(`http://127.0.0.1:${env.osmandPort}/?${params}`, { method: 'POST' });
-  if (!res.ok) throw new Error(`OsmAnd ${res.status}: ${await res.text()}`);
-}
-
-const LAT = -23.55;
-const LON_A = -46.7;
-const LON_B = LON_A + 0.15;
-
-/** 31 points ending 5 minutes ago (see the file comment). */
-async function postTrack(uniqueId: string): Promise<void> {
-  const t0 = Date.now() - 51 * 60_000;
-  const at = (min: number) => new Date(t0 + min * 60_000);
-  for (let i = 0; i <= 5; i++) await report(uniqueId, at(i * 2), LAT, LON_A, { speed: 0, ignition: false, bearing: 90 });
-  for (let i = 1; i <= 15; i++) {
-    await report(uniqueId, at(10 + i), LAT, LON_A + i * 0.01, { speed: i === 15 ? 10 : 33, ignition: true, bearing: 90, ...(i === 8 ? { alarm: 'sos' } : {}) });
-  }
-  for (let i = 1; i <= 10; i++) await report(uniqueId, at(25 + i * 2), LAT, LON_B, { speed: 0, ignition: false, bearing: 90 });
-}
+const LON_B = KNOWN_TRACK.lonB;
 
 let admin: Api;
 let device: Device;
@@ -59,7 +28,7 @@ let device: Device;
 test.beforeAll(async () => {
   admin = await Api.admin();
   device = await admin.createDevice({ name: `Relatório ${uniqueSuffix()}` });
-  await postTrack(device.uniqueId);
+  await postKnownTrack(device.uniqueId);
 });
 test.afterAll(async () => {
   await admin.dispose();
@@ -69,8 +38,6 @@ test.beforeEach(async ({ page }) => {
   test.setTimeout(90_000);
   await page.addInitScript(() => localStorage.setItem('rastro.testHooks', '1'));
 });
-
-const overlay = (page: Page) => page.evaluate(() => window.__rastroOverlay?.state() ?? null);
 
 /** Opens a report from the index, for the track's device over the last 7 days, and loads it. */
 async function loadReport(page: Page, type: string) {
