@@ -22,7 +22,8 @@ import { connectSocket } from '../../apps/web/src/api/socket.ts';
 import { applyPositions, setLoaded, subscribePositions, useLive } from '../../apps/web/src/live/live-store.ts';
 import { baseStyle } from '../../apps/web/src/features/map/base-style.ts';
 import { DeviceLayer, type LiveFeed } from '../../apps/web/src/features/map/device-layer.ts';
-import { toFeature, markerOf } from '../../apps/web/src/features/map/device-features.ts';
+import { markerOf } from '../../apps/web/src/features/map/device-features.ts';
+import { toFeature } from './reference-features.ts';
 import { addReferenceLayers, DEVICES_SOURCE } from './reference-style.ts';
 
 setWorkerUrl(workerUrl);

@@ -4,8 +4,8 @@
 // ImageRegistry, cluster counts are images (no glyphs offline).
 import type { ExpressionSpecification, GeoJSONSourceSpecification, LayerSpecification, Map as MapLibre } from 'maplibre-gl';
 import { STATUS_COLORS } from '../../apps/web/src/features/map/base-style.ts';
-import { drawCount, ImageRegistry } from '../../apps/web/src/features/map/icon-images.ts';
-import { drawLabel } from '../../apps/web/src/features/map/label-image.ts';
+import { ImageRegistry } from '../../apps/web/src/features/map/icon-images.ts';
+import { drawCount, drawLabel } from './label-image.ts';
 import { DEFAULT_MAP_PREFS, type MapPrefs } from '../../apps/web/src/features/map/map-prefs.ts';
 
 export const DEVICES_SOURCE = 'devices';

@@ -1,9 +1,7 @@
-// Devices with a position → the devices layer's GeoJSON features (feature id = device id), and
-// the property changes between two markers of the same device, so the map source is updated
-// incrementally (updateData) instead of being rebuilt on every socket message.
+// Devices with a position → the markers the vehicle layer draws (id = device id): where, which
+// icon (category × colours), status, course, plate and accuracy.
 import type { Device, DeviceStatus, Position } from '@rastro/domain/entities';
 import { iconImageId } from './icon-images.ts';
-import { labelImageId } from './label-image.ts';
 
 export interface Marker {
   id: number;
@@ -18,26 +16,6 @@ export interface Marker {
   /** Accuracy circle radius in pixels at zoom 0 (metres ÷ metres-per-pixel), 0 without accuracy. */
   acc: number;
 }
-
-export type MarkerProperties = {
-  status: DeviceStatus;
-  online: number;
-  course: number;
-  icon: string;
-  labelName: string;
-  labelPlate: string;
-  labelBoth: string;
-  acc: number;
-};
-
-export interface MarkerFeature {
-  type: 'Feature';
-  id: number;
-  geometry: { type: 'Point'; coordinates: [number, number] };
-  properties: MarkerProperties;
-}
-
-export { labelImageId };
 
 const STATUSES: readonly DeviceStatus[] = ['online', 'offline', 'unknown'];
 /** Metres per pixel at zoom 0 on the equator with MapLibre's 512 px tiles. */
@@ -72,34 +50,3 @@ export function markerOf(device: Device | undefined, position: Position | undefi
     acc: accuracyPx0(position.accuracy, latitude),
   };
 }
-
-export function propertiesOf(m: Marker): MarkerProperties {
-  const plate = m.plate || NO_PLATE;
-  return {
-    status: m.status,
-    online: m.status === 'online' ? 1 : 0,
-    course: m.course,
-    icon: m.icon,
-    labelName: labelImageId(m.name),
-    labelPlate: labelImageId(plate),
-    labelBoth: labelImageId(m.name ? `${m.name} - ${plate}` : plate),
-    acc: m.acc,
-  };
-}
-
-export function toFeature(m: Marker, coordinates: [number, number] = [m.longitude, m.latitude]): MarkerFeature {
-  return { type: 'Feature', id: m.id, geometry: { type: 'Point', coordinates }, properties: propertiesOf(m) };
-}
-
-/** The properties that differ between two markers of one device (what updateData must send). */
-export function changedProperties(before: Marker, after: Marker): Array<{ key: keyof MarkerProperties; value: unknown }> {
-  const out: Array<{ key: keyof MarkerProperties; value: unknown }> = [];
-  if (before.name === after.name && before.plate === after.plate && before.status === after.status && before.course === after.course &&
-    before.icon === after.icon && before.acc === after.acc) return out;
-  const a = propertiesOf(before);
-  const b = propertiesOf(after);
-  for (const key of Object.keys(b) as Array<keyof MarkerProperties>) if (a[key] !== b[key]) out.push({ key, value: b[key] });
-  return out;
-}
-
-export const moved = (before: Marker, after: Marker) => before.latitude !== after.latitude || before.longitude !== after.longitude;

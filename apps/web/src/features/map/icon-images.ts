@@ -76,26 +76,6 @@ export function drawIcon(category: Category, color: string, extra: string, ratio
   return raster;
 }
 
-/** A cluster count in white bold text (the circle itself is a circle layer). */
-export function drawCount(text: string, ratio = Math.min(window.devicePixelRatio || 1, 2)): RasterImage | null {
-  const canvas = document.createElement('canvas');
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return null;
-  const font = `700 ${12 * ratio}px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif`;
-  ctx.font = font;
-  canvas.width = Math.ceil(ctx.measureText(text).width + 4 * ratio);
-  canvas.height = Math.ceil(16 * ratio);
-  ctx.font = font;
-  ctx.fillStyle = '#ffffff';
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  ctx.shadowColor = 'rgba(0,0,0,0.35)';
-  ctx.shadowBlur = 2 * ratio;
-  ctx.fillText(text, canvas.width / 2, canvas.height / 2 + ratio * 0.5);
-  const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
-  return { width: image.width, height: image.height, data: image.data, pixelRatio: ratio };
-}
-
 /** Vehicle icons on request, with the LRU cache. */
 export class ImageRegistry {
   readonly icons: LruCache<string, RasterImage>;

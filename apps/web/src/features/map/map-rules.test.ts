@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Device, Position } from '@rastro/domain/entities';
 import { baseStyle, DEFAULT_TILE_URL, graticule, gridStep, OSM_ATTRIBUTION, tileUrlOf } from './base-style.ts';
-import { accuracyPx0, changedProperties, labelImageId, markerOf, propertiesOf } from './device-features.ts';
+import { accuracyPx0, markerOf, plateOf } from './device-features.ts';
 import { boundsOf, DEFAULT_ZOOM, initialView, SAO_PAULO, validCoordinates, viewZoom } from './initial-view.ts';
 
 const device = (id: number, extra: Partial<Device> = {}): Device => ({
@@ -114,20 +114,11 @@ describe('device markers', () => {
     expect(truck.icon).toBe('icon:truck:155|1.5|0.8:');
     expect(markerOf(device(2, { category: '' }), position(2, 1, 1))!.icon).toBe('icon:default::');
     expect(markerOf(device(2, { category: 'spaceship' }), position(2, 1, 1))!.icon).toBe('icon:default::');
-    expect(propertiesOf(truck)).toMatchObject({
-      labelName: labelImageId('Car 1'), labelPlate: labelImageId('ABC1D23'), labelBoth: labelImageId('Car 1 - ABC1D23'), online: 1,
-    });
-    expect(propertiesOf(markerOf(device(3), position(3, 1, 1))!).labelPlate).toBe(labelImageId('N/A'));
+    expect(truck).toMatchObject({ name: 'Car 1', plate: 'ABC1D23', status: 'online' });
+    expect(plateOf(device(3))).toBe('');
     // 30 m at -23.5° is 30 / (78271.517 · cos 23.5°) px at zoom 0 (doubling every zoom).
     expect(truck.acc).toBeCloseTo(30 / (78271.517 * Math.cos((23.5 * Math.PI) / 180)), 12);
     expect(accuracyPx0(0, 10)).toBe(0);
     expect(accuracyPx0(undefined, 10)).toBe(0);
-  });
-
-  it('lists only the properties that changed', () => {
-    const a = markerOf(device(1), position(1, 1, 1))!;
-    expect(changedProperties(a, { ...a, latitude: 2 })).toEqual([]);
-    expect(changedProperties(a, { ...a, course: 180 })).toEqual([{ key: 'course', value: 180 }]);
-    expect(changedProperties(a, { ...a, status: 'offline' })).toEqual([{ key: 'status', value: 'offline' }, { key: 'online', value: 0 }]);
   });
 });
