@@ -3,10 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import net from 'node:net';
-import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
+import { newSchemaName } from './pg-schemas.ts';
 import { startRastro, type Rastro } from '../src/rastro.ts';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -61,7 +60,7 @@ export interface TestServerOptions {
 export async function startTestServer(backend: Backend, env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const owner = options.shareDatabaseWith;
   const dataDir = owner?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-test-'));
-  const schema = owner ? owner.pgSchema : backend === 'postgres' ? `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}` : undefined;
+  const schema = owner ? owner.pgSchema : backend === 'postgres' ? newSchemaName() : undefined;
   const config: Config = loadConfig({
     RASTRO_HOST: '127.0.0.1',
     RASTRO_PORT: '0',
@@ -92,12 +91,7 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
       await rastro.close();
       if (owner) return; // the first server removes the shared database
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (schema && pgUrl) {
-        const client = new pg.Client({ connectionString: pgUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
+      // The PostgreSQL schema stays until the run is over (test/pg-schemas.ts says why).
     },
   };
   return server;

@@ -3,8 +3,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveErrorCode } from '@rastro/domain/errors';
@@ -14,6 +12,7 @@ import { startRestartable, type Restartable } from '../src/server-info/restarter
 import type { Rastro } from '../src/rastro.ts';
 import { ADMIN_PASSWORD, backends, startTestServer, TestClient, type TestServer } from './harness.ts';
 import { expectSchema } from './openapi.ts';
+import { newSchemaName } from './pg-schemas.ts';
 
 const rootVersion = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
 
@@ -118,7 +117,7 @@ describe.each(backends)('/api/server without limits (%s)', (backend) => {
 describe.each(backends)('restart (%s)', (backend) => {
   const pgUrl = process.env.TEST_DATABASE_URL?.trim() ?? '';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-restart-'));
-  const schema = backend === 'postgres' ? `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}` : undefined;
+  const schema = backend === 'postgres' ? newSchemaName() : undefined;
   const phases: Array<'stopping' | 'started'> = [];
   let runner: Restartable;
 
@@ -132,12 +131,7 @@ describe.each(backends)('restart (%s)', (backend) => {
   afterAll(async () => {
     await runner?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (schema) {
-      const client = new pg.Client({ connectionString: pgUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    }
+    // The PostgreSQL schema is dropped with the run's others (test/pg-schemas.ts).
   });
 
   it('restarts in place on the same port and keeps sessions', async () => {
