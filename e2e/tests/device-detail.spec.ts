@@ -338,12 +338,19 @@ test('an administrator pins an attribute for everyone (server scope); another us
   try {
     const panel = await openDetail(page, device);
     const pinServer = async () => {
-      await panel.getByRole('button', { name: t('device.attributes.pin', { name: 'hdop' }) }).click();
-      await page.getByRole('menuitem', { name: t('device.attributes.pinServer') }).click();
+      // The list is still unfolding (Collapse) right after "show all": on a busy machine the
+      // first click can land before the button settles, so open the menu until it is there.
+      const item = page.getByRole('menuitem', { name: t('device.attributes.pinServer') });
+      await expect(async () => {
+        if (!(await item.isVisible())) await panel.getByRole('button', { name: t('device.attributes.pin', { name: 'hdop' }) }).click();
+        await expect(item).toBeVisible({ timeout: 3_000 });
+      }).toPass({ timeout: 30_000 });
+      await item.click();
       await expect(panel.getByTestId('pinned-attributes')).toContainText('0.9');
       await expect.poll(serverPins).toContain('hdop');
     };
     await panel.getByRole('button', { name: t('device.attributes.showAll') }).click();
+    await expect(panel.getByTestId('all-attributes')).toBeVisible();
     await pinServer();
     // Not in the administrator's own user list.
     const me = await admin.get<{ attributes: Record<string, unknown> }>(`/api/users/${admin.user.id}`);
