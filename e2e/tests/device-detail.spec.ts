@@ -1,7 +1,7 @@
 // The device detail panel (/devices/:deviceId): fields and latest position from the real server,
 // pinned and all attributes, actions (lock/unlock with the pending state until the device
 // reports, anchor on and off, delete), the 390 px bottom sheet, and the not-found state.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Device } from '@rastro/domain/entities';
 import { Api } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
@@ -44,6 +44,18 @@ async function openDetail(page: Page, device: Device) {
   return panel;
 }
 
+
+/**
+ * Clicks a menu's trigger until `item` shows. On a loaded 2-core machine a click on a pin
+ * button scrolled into view can miss its menu now and then; a user would click again.
+ */
+async function openMenu(trigger: Locator, item: Locator): Promise<void> {
+  await expect(async () => {
+    if (!(await item.isVisible())) await trigger.click();
+    await expect(item).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 test('the detail panel shows the device, its latest position and attributes; pin and unpin', async ({ page }) => {
   const device = await admin.createDevice({ name: 'Caminhão Detalhe', model: 'GT06', attributes: { plate: 'ABC1D23' } });
   await report(device.uniqueId, -23.5489, -46.6388, { ignition: 'true', batt: 87, sat: 9 });
@@ -75,7 +87,7 @@ test('the detail panel shows the device, its latest position and attributes; pin
   await expect(panel.getByTestId('all-attributes')).toBeHidden();
   await panel.getByRole('button', { name: t('device.attributes.showAll') }).click();
   await expect(panel.getByTestId('all-attributes')).toBeVisible();
-  await panel.getByRole('button', { name: t('device.attributes.pin', { name: 'sat' }) }).click();
+  await openMenu(panel.getByRole('button', { name: t('device.attributes.pin', { name: 'sat' }) }), page.getByRole('menuitem', { name: t('device.attributes.pinUser') }));
   await page.getByRole('menuitem', { name: t('device.attributes.pinUser') }).click();
   await expect(panel.getByTestId('pinned-attributes')).toContainText('9');
   const me = await admin.get<{ attributes: Record<string, unknown> }>(`/api/users/${admin.user.id}`);
@@ -338,13 +350,8 @@ test('an administrator pins an attribute for everyone (server scope); another us
   try {
     const panel = await openDetail(page, device);
     const pinServer = async () => {
-      // The list is still unfolding (Collapse) right after "show all": on a busy machine the
-      // first click can land before the button settles, so open the menu until it is there.
       const item = page.getByRole('menuitem', { name: t('device.attributes.pinServer') });
-      await expect(async () => {
-        if (!(await item.isVisible())) await panel.getByRole('button', { name: t('device.attributes.pin', { name: 'hdop' }) }).click();
-        await expect(item).toBeVisible({ timeout: 3_000 });
-      }).toPass({ timeout: 30_000 });
+      await openMenu(panel.getByRole('button', { name: t('device.attributes.pin', { name: 'hdop' }) }), item);
       await item.click();
       await expect(panel.getByTestId('pinned-attributes')).toContainText('0.9');
       await expect.poll(serverPins).toContain('hdop');

@@ -124,7 +124,9 @@ function Attributes({ position }: { position: Position | undefined }) {
         {open ? t('device.attributes.hideAll') : t('device.attributes.showAll')}
       </Button>}
       {error && <Alert color="red" role="alert" mt="xs">{error}</Alert>}
-      <Collapse expanded={open} id="dd-all">
+      {/* No height animation: the pin buttons must not move under the pointer while the
+          list unfolds (a click landing mid-animation missed its menu). */}
+      <Collapse expanded={open} id="dd-all" transitionDuration={0}>
         {all.length === 0 ? <Text size="sm" c="gray.7">{t('device.noPosition')}</Text> : (
           <Table striped withRowBorders={false} fz="sm" data-testid="all-attributes">
             <Table.Tbody>
