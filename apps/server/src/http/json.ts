@@ -1,7 +1,11 @@
 // Conversions between stored values and API JSON.
 
-export const toIso = (ms: number | null | undefined): string | null =>
-  ms === null || ms === undefined ? null : new Date(ms).toISOString().replace('Z', '+00:00');
+/** An instant as the API writes it (`…+00:00`); a missing one stays null. */
+export function toIso(ms: number): string;
+export function toIso(ms: number | null | undefined): string | null;
+export function toIso(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString().replace('Z', '+00:00');
+}
 
 /** Parses an ISO-8601 instant that carries an offset or Z (Traccar refuses zone-less dates). */
 export function parseIsoInstant(value: string): number | null {

@@ -1,5 +1,6 @@
 // GET /api/reports/stops (and /xlsx): the stops of each device in the period (reference A.4,
 // OpenAPI ReportStops), from the motion feature's segments (motion/motion-report.ts).
+import type { ReportStop } from '@rastro/domain/reports';
 import { toIso } from '../http/json.ts';
 import type { ReportKind } from './report-endpoint.ts';
 import { openMotionReport, type MotionItem } from './trips-stops-common.ts';
@@ -7,7 +8,7 @@ import { openMotionReport, type MotionItem } from './trips-stops-common.ts';
 /** Engine hours of a stop: the `hours` delta when both ends have it (ms). */
 export const stopEngineHours = (s: MotionItem) => (s.startHours !== null && s.endHours !== null ? Math.round(s.endHours - s.startHours) : 0);
 
-export function stopToJson(s: MotionItem) {
+export function stopToJson(s: MotionItem): ReportStop {
   return {
     deviceId: s.deviceId,
     deviceName: s.deviceName,

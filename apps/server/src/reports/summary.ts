@@ -7,6 +7,7 @@
 //  - `summaryFast`: the edges by two indexed lookups, and the highest speed from the motion
 //    segments fully inside the period plus a scan of the uncovered edges only (see
 //    `MaxSpeedSource`). Tests compare both.
+import type { ReportSummary } from '@rastro/domain/reports';
 import type { Kysely } from 'kysely';
 import { knotsFromMps } from '@rastro/domain/units';
 import { splitByDay } from '@rastro/domain/report-days';
@@ -116,7 +117,7 @@ export function summaryItem(device: ReportDevice, first: PositionRow, last: Posi
 }
 
 /** JSON of a summary row (ReportSummary, plus Traccar's extra fields). */
-export function summaryToJson(item: SummaryItem) {
+export function summaryToJson(item: SummaryItem): ReportSummary {
   return { ...item, startTime: toIso(item.startTime), endTime: toIso(item.endTime) };
 }
 

@@ -1,11 +1,12 @@
 // GET /api/reports/trips (and /xlsx): the trips of each device in the period (reference A.4,
 // OpenAPI ReportTrips), from the motion feature's segments (motion/motion-report.ts).
+import type { ReportTrip } from '@rastro/domain/reports';
 import { knotsFromMps } from '@rastro/domain/units';
 import { toIso } from '../http/json.ts';
 import type { ReportKind } from './report-endpoint.ts';
 import { openMotionReport, type MotionItem } from './trips-stops-common.ts';
 
-export function tripToJson(t: MotionItem) {
+export function tripToJson(t: MotionItem): ReportTrip {
   const duration = t.endTime - t.startTime;
   return {
     deviceId: t.deviceId,

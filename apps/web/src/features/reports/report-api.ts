@@ -2,6 +2,7 @@
 // with repeated deviceId/groupId, from and to as ISO instants; the same URL asked with the
 // spreadsheet Accept header is the export, saved as a file.
 import type { Event, Position } from '@rastro/domain/entities';
+import type { ReportStop, ReportSummary, ReportTrip } from '@rastro/domain/reports';
 import { api, buildQuery, HttpError, TRACCAR_TIMEOUT_MS, type Query } from '../../api/http.ts';
 import { fetchPositionsByIds } from '../../api/positions.ts';
 import { deriveErrorCode } from '@rastro/domain/errors';
@@ -10,65 +11,13 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 
 export type ReportKind = 'route' | 'summary' | 'trips' | 'stops' | 'events';
 
-export interface SummaryItem {
-  deviceId: number;
-  deviceName?: string;
-  startTime?: string;
-  endTime?: string;
-  distance: number;
-  averageSpeed: number;
-  maxSpeed: number;
-  spentFuel?: number;
-  startOdometer?: number;
-  endOdometer?: number;
-  engineHours?: number;
-}
-
-export interface TripItem {
-  deviceId: number;
-  deviceName?: string;
-  startTime: string;
-  endTime: string;
-  duration: number;
-  distance: number;
-  averageSpeed: number;
-  maxSpeed: number;
-  spentFuel?: number;
-  startOdometer?: number;
-  endOdometer?: number;
-  startPositionId?: number;
-  endPositionId?: number;
-  startLat?: number;
-  startLon?: number;
-  endLat?: number;
-  endLon?: number;
-  startAddress?: string | null;
-  endAddress?: string | null;
-  driverName?: string | null;
-}
-
-export interface StopItem {
-  deviceId: number;
-  deviceName?: string;
-  positionId?: number;
-  latitude?: number;
-  longitude?: number;
-  /** The OpenAPI file names the coordinates lat/lon; Traccar sends latitude/longitude. */
-  lat?: number;
-  lon?: number;
-  address?: string | null;
-  startTime: string;
-  endTime: string;
-  duration: number;
-  engineHours?: number;
-  spentFuel?: number;
-}
+export type { ReportStop as StopItem, ReportSummary as SummaryItem, ReportTrip as TripItem } from '@rastro/domain/reports';
 
 export interface ReportItems {
   route: Position;
-  summary: SummaryItem;
-  trips: TripItem;
-  stops: StopItem;
+  summary: ReportSummary;
+  trips: ReportTrip;
+  stops: ReportStop;
   events: Event;
 }
 
