@@ -1,6 +1,7 @@
 // Messages between the devices layer (main thread) and vehicle-worker.ts, and the same
 // index run in-thread where workers are missing (unit tests, very old browsers).
-import { VehicleIndex, type ViewItems, type ViewQuery } from './vehicle-cluster.ts';
+import type { ViewItems, ViewQuery } from './vehicle-cluster.ts';
+import { VehicleHost } from './vehicle-host.ts';
 
 export type ToWorker =
   | { type: 'update'; seq: number; ids: Int32Array; x: Float64Array; y: Float64Array; flags: Uint8Array; remove?: Int32Array }
@@ -37,31 +38,17 @@ export function openVehicleChannel(): VehicleChannel {
 
 /** Same protocol, same index, in this thread (answers in a macrotask, like the worker). */
 export function localChannel(): VehicleChannel {
-  const index = new VehicleIndex();
-  let view: ViewQuery | null = null;
-  let viewSeq = 0;
-  let seq = 0;
+  const host = new VehicleHost();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let closed = false;
   const channel: VehicleChannel = {
     post(m) {
-      if (m.type === 'update') {
-        if (m.remove) index.remove(m.remove);
-        index.upsert(m.ids, m.x, m.y, m.flags);
-        seq = m.seq;
-      } else if (m.type === 'view') {
-        view = m.view;
-        viewSeq = m.viewSeq;
-      } else {
-        index.clear();
-        seq = m.seq;
-      }
+      host.apply(m);
       timer ??= setTimeout(() => {
         timer = null;
-        if (closed || !view) return;
-        const started = performance.now();
-        const items = index.query(view);
-        channel.onItems?.({ type: 'items', seq, viewSeq, items, ms: performance.now() - started });
+        if (closed) return;
+        const message = host.pass();
+        if (message) channel.onItems?.(message);
       }, 0);
     },
     onItems: null,

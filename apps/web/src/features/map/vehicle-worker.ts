@@ -2,7 +2,7 @@
 // what the current view has to draw. Updates and view changes are applied as they come; the
 // pass runs once the message queue is drained (a burst of socket batches costs one pass), and
 // its typed arrays are transferred back, not copied.
-import { VehicleIndex, type ViewQuery } from './vehicle-cluster.ts';
+import { VehicleHost } from './vehicle-host.ts';
 import type { ToWorker, FromWorker } from './vehicle-protocol.ts';
 
 interface WorkerScope {
@@ -11,34 +11,19 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
-const index = new VehicleIndex();
-let view: ViewQuery | null = null;
-let viewSeq = 0;
-let seq = 0;
+const host = new VehicleHost();
 let scheduled = false;
 
 function pass(): void {
   scheduled = false;
-  if (!view) return;
-  const started = performance.now();
-  const items = index.query(view);
-  const message: FromWorker = { type: 'items', seq, viewSeq, items, ms: performance.now() - started };
+  const message = host.pass();
+  if (!message) return;
+  const { items } = message;
   scope.postMessage(message, [items.x.buffer, items.y.buffer, items.count.buffer, items.id.buffer, items.online.buffer]);
 }
 
 scope.onmessage = (e) => {
-  const m = e.data;
-  if (m.type === 'update') {
-    if (m.remove) index.remove(m.remove);
-    index.upsert(m.ids, m.x, m.y, m.flags);
-    seq = m.seq;
-  } else if (m.type === 'view') {
-    view = m.view;
-    viewSeq = m.viewSeq;
-  } else if (m.type === 'clear') {
-    index.clear();
-    seq = m.seq;
-  }
+  host.apply(e.data);
   if (!scheduled) {
     scheduled = true;
     setTimeout(pass, 0);
