@@ -4,12 +4,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context.ts';
 import { ApiError } from './http/errors.ts';
+import { registerBodyParsers } from './http/body-parsers.ts';
+import { onStoredValueWarning } from './http/json.ts';
+import { DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './storage/unavailable.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { resolveCaller, sendUnauthorized } from './auth/authenticate.ts';
+import { crossSiteGuard } from './auth/origin-check.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
 import { passwordRoutes } from './auth/password-routes.ts';
 import { usersRoutes } from './users/users-routes.ts';
@@ -41,12 +45,16 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
     trustProxy: ctx.config.trustProxy,
     // Traccar lists can be long; keep JSON serialisation defaults.
   });
+  await registerSecurityHeaders(app, ctx.config); // first, so every answer (errors and 404s too) carries them
   await app.register(cookie);
-  await app.register(formbody);
+  // JSON depth, UTF-8 and surrogate checks; strict percent-encoding of forms and queries.
+  await registerBodyParsers(app);
+  onStoredValueWarning((details) => ctx.log.warn(details, 'stored value cannot be shown - answered as null'));
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('credential', null);
 
   // CORS as Traccar: any origin without credentials, echo only same-host origins with them.
   app.addHook('onRequest', async (req, reply) => {
@@ -64,6 +72,9 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
       }
     }
   });
+
+  // Cross-site POST/PUT/DELETE (login CSRF included) are refused before anything runs.
+  app.addHook('onRequest', crossSiteGuard(ctx));
 
   app.addHook('preHandler', async (req, reply) => {
     if (!req.url.startsWith('/api') || req.method === 'OPTIONS') return;
@@ -88,6 +99,11 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       return reply.code(status).type('text/plain; charset=utf-8').send(`${(error as Error).message}`);
+    }
+    // The database is restarting or unreachable: a clean "try again", not a 500 (so /api/health answers 503 too).
+    if (isDatabaseUnavailable(error)) {
+      req.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('Retry-After', String(RETRY_AFTER_SECONDS)).type('text/plain; charset=utf-8').send(DATABASE_UNAVAILABLE);
     }
     req.log.error(error);
     return reply.code(500).type('text/plain; charset=utf-8').send('Internal server error - the error was logged');

@@ -1,5 +1,6 @@
 // Server configuration, read once from the environment. A bad value stops the start
 // with a message that names the variable, so an operator knows what to fix.
+import os from 'node:os';
 import { parseConfigKeys, type ConfigValue } from './events/config-keys.ts';
 
 export type LicenseMode = 'plus' | 'basic';
@@ -19,16 +20,33 @@ export interface Config {
   redisUrl: string | null;
   /** Seconds of silence after which an online device becomes `unknown` (Traccar `status.timeout`). */
   statusTimeout: number;
+  /**
+   * Positions the writer holds at most while the database is slow or away (RASTRO_INGEST_BUFFER);
+   * past that, device messages are refused (OsmAnd: 503 with Retry-After) until it catches up.
+   */
+  ingestBuffer: number;
   /** Where the built web client lives; served at `/` when present. */
   webRoot: string | null;
   /** Base URL used in links sent by e-mail when the request does not name one. */
   publicUrl: string | null;
+  /**
+   * More hosts (`host[:port]`, lower case) that are ours besides the public URL's: white-label
+   * domains that links may point at and whose pages may call the API (RASTRO_PUBLIC_HOSTS).
+   */
+  publicHosts: string[];
+  /** Longest life of a login token in days (RASTRO_TOKEN_MAX_DAYS); longer requests are cut to it. */
+  tokenMaxDays: number;
   /**
    * Which peers may set X-Forwarded-For (client address for login throttling and logs):
    * `loopback` by default (a reverse proxy on the same host), a comma list of addresses or
    * subnets, or `none`.
    */
   trustProxy: string | false;
+  /**
+   * Who may show the web client in a frame: the CSP `frame-ancestors` sources, `'none'` by
+   * default, `'self'`, or origins such as `https://portal.example.com` (RASTRO_FRAME_ANCESTORS).
+   */
+  frameAncestors: string[];
   /** Milliseconds between `{}` keepalives on `/api/socket` (Traccar: 55 s). */
   socketKeepaliveMs: number;
   /** Milliseconds between two reports of each demo vehicle. */
@@ -37,6 +55,19 @@ export interface Config {
   weather: WeatherConfig;
   /** Traccar config keys set through RASTRO_* variables (event.*, report.trip.*; events/config-keys.ts). */
   keys: Record<string, ConfigValue>;
+  /** Report threads and the limits on report work (reports/report-pool.ts). */
+  reports: ReportsConfig;
+}
+
+export interface ReportsConfig {
+  /** Worker threads running reports and position histories (RASTRO_REPORT_THREADS). */
+  threads: number;
+  /** Reports one user may have running or waiting at once, and mailed reports pending (RASTRO_REPORT_USER_LIMIT). */
+  userLimit: number;
+  /** Reports of all users waiting for a thread; more are refused with 503 (RASTRO_REPORT_QUEUE). */
+  queue: number;
+  /** Mailed reports of all users waiting, being built or being sent; more are refused with 429 (RASTRO_REPORT_MAIL_QUEUE). */
+  mailQueue: number;
 }
 
 export interface WeatherConfig {
@@ -92,6 +123,43 @@ function trustProxy(env: Env): string | false {
   return parts.join(',');
 }
 
+/** RASTRO_PUBLIC_HOSTS: host names (with a port when not the default), or URLs whose host is taken. */
+function publicHosts(env: Env): string[] {
+  const raw = (env.RASTRO_PUBLIC_HOSTS ?? '').trim();
+  return raw.split(/[\s,]+/).filter(Boolean).map((entry) => {
+    let host = entry;
+    if (entry.includes('://')) {
+      try {
+        const parsed = new URL(entry);
+        host = parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host : '';
+      } catch {
+        host = '';
+      }
+    }
+    if (!/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host)) {
+      throw new ConfigError(`RASTRO_PUBLIC_HOSTS must be host names like gps.example.com or gps.example.com:8443, got "${entry}"`);
+    }
+    return host.toLowerCase();
+  });
+}
+
+/**
+ * RASTRO_FRAME_ANCESTORS: `none` (default), `self`, or origins (space or comma separated) that
+ * may frame the client. Only scheme://host[:port] is accepted, so nothing else can slip into the
+ * Content-Security-Policy header.
+ */
+function frameAncestors(env: Env): string[] {
+  const raw = (env.RASTRO_FRAME_ANCESTORS ?? '').trim();
+  const parts = raw.split(/[\s,]+/).filter(Boolean).map((p) => p.replace(/^'(none|self)'$/i, '$1'));
+  if (parts.length === 0 || (parts.length === 1 && parts[0]!.toLowerCase() === 'none')) return ["'none'"];
+  return parts.map((p) => {
+    if (p.toLowerCase() === 'self') return "'self'";
+    const origin = /^(https?:\/\/(\*\.)?([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:(\d{1,5}|\*))?)\/?$/i.exec(p);
+    if (!origin) throw new ConfigError(`RASTRO_FRAME_ANCESTORS must be none, self, or origins like https://portal.example.com, got "${raw}"`);
+    return origin[1]!.toLowerCase();
+  });
+}
+
 /** A provider base URL: the default when unset, null when "off". */
 function providerUrl(env: Env, name: string, fallback: string): string | null {
   const raw = env[name]?.trim();
@@ -131,9 +199,13 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.RASTRO_MAIL_FROM?.trim() || 'Rastro <no-reply@rastro.local>',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     statusTimeout: int(env, 'RASTRO_STATUS_TIMEOUT', 600, 5, 86_400 * 30),
+    ingestBuffer: int(env, 'RASTRO_INGEST_BUFFER', 50_000, 1, 10_000_000),
     webRoot: env.RASTRO_WEB_ROOT?.trim() || null,
     publicUrl: url(env, 'RASTRO_PUBLIC_URL', ['http:', 'https:']),
+    publicHosts: publicHosts(env),
+    tokenMaxDays: int(env, 'RASTRO_TOKEN_MAX_DAYS', 365, 1, 3650),
     trustProxy: trustProxy(env),
+    frameAncestors: frameAncestors(env),
     socketKeepaliveMs: int(env, 'RASTRO_SOCKET_KEEPALIVE_MS', 55_000, 50, 3_600_000),
     demoIntervalMs: int(env, 'RASTRO_DEMO_INTERVAL_MS', 5_000, 50, 3_600_000),
     weather: {
@@ -142,5 +214,12 @@ export function loadConfig(env: Env = process.env): Config {
       forecastUrl: providerUrl(env, 'RASTRO_WEATHER_FORECAST_URL', 'https://api.open-meteo.com/v1/forecast'),
     },
     keys: keys.values,
+    reports: {
+      // Half the cores (1 on a 2-core machine): the other half keeps serving the API and ingest.
+      threads: int(env, 'RASTRO_REPORT_THREADS', Math.max(1, Math.min(4, Math.floor(os.availableParallelism() / 2))), 1, 64),
+      userLimit: int(env, 'RASTRO_REPORT_USER_LIMIT', 2, 1, 1000),
+      queue: int(env, 'RASTRO_REPORT_QUEUE', 20, 0, 100_000),
+      mailQueue: int(env, 'RASTRO_REPORT_MAIL_QUEUE', 20, 1, 100_000),
+    },
   };
 }

@@ -2,6 +2,9 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { startRestartable } from './server-info/restarter.ts';
 
+/** How long a stop may take before the process exits regardless (service managers wait ~10 s before SIGKILL). */
+const SHUTDOWN_DEADLINE_MS = 5_000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -35,9 +38,26 @@ async function main(): Promise<void> {
     console.log('Log in as "admin" with the administrator password.');
   }
 
+  // Stopping drains what it can (queued writes, open answers) but never hangs: after
+  // SHUTDOWN_DEADLINE_MS the process exits anyway, and a second signal exits at once.
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) {
+      console.error(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
     console.log(`\n${signal}: stopping Rastro`);
-    await server.close();
+    setTimeout(() => {
+      console.error(`Rastro did not stop within ${SHUTDOWN_DEADLINE_MS / 1000} s: exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    try {
+      await server.close();
+    } catch (error) {
+      console.error('Rastro did not stop cleanly:', error);
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -42,8 +42,8 @@ export interface Rastro {
 }
 
 export async function startRastro(config: Config, options: StartOptions = {}): Promise<Rastro> {
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: options.pgSchema });
   const log = options.logger ? pino({ level: 'info' }) : pino({ level: 'silent' });
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: options.pgSchema, log });
   const ctx: AppContext = {
     config,
     storage,
@@ -79,7 +79,15 @@ export async function startRastro(config: Config, options: StartOptions = {}): P
       if (closed) return;
       closed = true;
       for (const hook of [...ctx.onClose].reverse()) await hook();
-      await app.close();
+      // app.close() waits for every open connection that is not idle: an answer still streaming
+      // to a slow or stalled client, or a connection opened and never used (browsers pre-connect;
+      // Node waits for its headers timeout, 60 s). After a short grace the rest are cut.
+      const cut = setTimeout(() => app.server.closeAllConnections(), 2_000);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
       await storage.close();
     },
   };

@@ -1,8 +1,8 @@
 // The SQLite writer thread (processing/sqlite-write-store.ts): positions it commits are
 // visible to REST reads as soon as the device has its 200; REST writes on the main connection
-// interleave with its flushes; a refused transaction or a dead thread answers the devices with
-// 5xx and is logged, and the server goes on (a new thread takes over); shutdown writes
-// everything queued before the thread stops.
+// interleave with its flushes; a transaction refused for a lock is retried until it goes
+// through; a dead thread answers the devices with 5xx and is logged, and the server goes on (a
+// new thread takes over); shutdown writes everything queued before the thread stops.
 import SQLite from 'better-sqlite3';
 import path from 'node:path';
 import type { Device, Position } from '@rastro/domain/entities';
@@ -125,27 +125,34 @@ describe('SQLite writer thread', () => {
     }
   });
 
-  it('a transaction the database refuses (locked past busy_timeout) fails its messages, the next ones are stored', async () => {
+  it('a transaction the database refuses (locked past busy_timeout) is retried, not failed: stored once the lock is gone', async () => {
     const device = await createDevice(server, 'thread-busy-1');
     const ctx = server.rastro.ctx;
     const ownStore = new SqliteWriteStore(path.join(server.dataDir, 'rastro.db'), ctx.log, { busyTimeoutMs: 50 });
     await ownStore.start();
-    const writer = new PositionWriter(ctx, { intervalMs: 1, store: ownStore });
+    const writer = new PositionWriter(ctx, { intervalMs: 1, retryMinMs: 20, store: ownStore });
     const pipeline = new Pipeline(ctx, server.rastro.ctx.processing!.devices, writer, defaultSteps());
     const lock = holdWriteLock();
+    let answered = false;
+    const first = pipeline.submit(message('thread-busy-1', 1)).finally(() => (answered = true));
     try {
-      await expect(pipeline.submit(message('thread-busy-1', 1))).rejects.toThrow(/locked|busy/i);
+      // SQLITE_BUSY is a database away for a moment: the flush keeps its batch and tries again.
+      await until(() => writer.stats.retries >= 2);
+      expect(answered).toBe(false);
+      expect(writer.waitingForDatabase).toBe(true);
     } finally {
       lock.release();
     }
-    expect(writer.stats.failures).toBe(1);
+    expect((await first).kind).toBe('stored');
+    expect(writer.stats.failures).toBe(0);
+    expect(writer.waitingForDatabase).toBe(false);
     expect((await pipeline.submit(message('thread-busy-1', 2))).kind).toBe('stored');
     expect(ownStore.stats.threads).toBe(1);
     await writer.drain();
     await ownStore.close();
     expect(ownStore.thread).toBeNull();
     const rows = await positionsOf(server, device.id);
-    expect(rows.map((r) => (JSON.parse(r.attributes) as { seq: number }).seq)).toEqual([2]);
+    expect(rows.map((r) => (JSON.parse(r.attributes) as { seq: number }).seq)).toEqual([1, 2]);
   });
 
   it('a thread that dies mid-transaction answers its devices with 500, is logged, and a new thread takes over', async () => {

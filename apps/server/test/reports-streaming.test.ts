@@ -97,7 +97,7 @@ describe.each(backends)('report streaming (%s)', (backend) => {
     const [dev] = await devicesByIds(db, [device.id]);
     /** Streams the route of [T0, T0 + rows s) and returns the highest heap growth seen (after collections) and the JSON size. */
     const stream = async (rows: number) => {
-      const produce = await routeReport.open({ ctx: server.rastro.ctx, from: T0, to: T0 + rows * 1000 - 1 } as ReportRequest);
+      const produce = await routeReport.open({ ctx: server.rastro.ctx, from: T0, to: T0 + rows * 1000 - 1 } as Partial<ReportRequest> as ReportRequest);
       const base = heap();
       let peak = 0;
       let n = 0;

@@ -58,6 +58,17 @@ export function visibleDeviceIdsQuery(db: Db, userId: number) {
   return direct.union(grouped);
 }
 
+/** Number of (not deleted) devices a user sees through links (`db` may be a transaction). */
+export async function countVisibleDevices(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('devices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(notDeletedDevice('devices.uniqueId'))
+    .where('devices.id', 'in', visibleDeviceIdsQuery(db, userId))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export class Visibility {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -111,14 +122,8 @@ export class Visibility {
   }
 
   /** Number of (not deleted) devices a user sees through links: what `deviceLimit` counts. */
-  async countDevices(userId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('devices')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(notDeletedDevice('devices.uniqueId'))
-      .where('devices.id', 'in', visibleDeviceIdsQuery(this.db, userId))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  countDevices(userId: number): Promise<number> {
+    return countVisibleDevices(this.db, userId);
   }
 
   /**

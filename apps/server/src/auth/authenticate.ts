@@ -1,13 +1,19 @@
 // Resolves the caller of every /api request, in Traccar's order: Authorization header
 // (Basic = password, Bearer = token; stateless), else the JSESSIONID cookie session with its
 // Origin check. The user row is re-read on each request so disabled/expired take effect at once.
+// How the caller proved it (req.credential) is kept for what is made from it (child tokens,
+// "login as" sessions) and for the socket hub.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVER_ERROR_TEXTS } from '@rastro/domain/errors';
 import type { AppContext } from '../context.ts';
 import { ApiError, unauthorized } from '../http/errors.ts';
 import type { UserRow } from '../users/user-json.ts';
+import type { Credential } from './credential.ts';
+import { verifyLoginToken } from './login-tokens.ts';
+import { sessionOriginAllowed } from './origin-check.ts';
 import { verifyPassword } from './passwords.ts';
 import { loginThrottle } from './login-throttle.ts';
+import type { TokenPayload } from './tokens.ts';
 import { verifyTotp } from './totp.ts';
 
 export const SESSION_COOKIE = 'JSESSIONID';
@@ -18,6 +24,8 @@ declare module 'fastify' {
     user: UserRow | null;
     /** Id of the cookie session the caller came in with, if any. */
     sessionId: string | null;
+    /** How the caller proved who they are (set with `user`). */
+    credential: Credential | null;
   }
 }
 
@@ -38,7 +46,8 @@ export interface PasswordLoginOptions {
 /**
  * Checks a login name and password; throws the catalogue errors on failure. Failed
  * attempts count against the account and the address (auth/login-throttle.ts), so both the
- * login form and Basic headers are slowed down the same way.
+ * login form and Basic headers are slowed down the same way. Unknown accounts cost the same KDF
+ * work and get the same answer as wrong passwords.
  */
 export async function passwordLogin(
   ctx: AppContext,
@@ -48,7 +57,8 @@ export async function passwordLogin(
 ): Promise<UserRow> {
   const throttle = loginThrottle(ctx);
   const address = options.address ?? null;
-  throttle.check(email, address);
+  const delay = throttle.check(email, address);
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   const user = email.trim() === '' ? undefined : await ctx.users.findByLogin(email);
   const ok = await verifyPassword(password, user ? { hashedPassword: user.hashedPassword ?? '', salt: user.salt ?? '' } : null);
   if (!user || !ok) {
@@ -63,20 +73,21 @@ export async function passwordLogin(
       throw new ApiError(401, SERVER_ERROR_TEXTS.badCredentials, { 'WWW-Authenticate': 'TOTP' });
     }
   }
-  throttle.succeeded(email);
+  throttle.succeeded(email, address);
   const refusal = accountRefusal(user);
   if (refusal) throw new ApiError(401, refusal);
   return user;
 }
 
 /** Logs in with a signed token; throws INVALID_LOGIN_DATA or the account refusal. */
-export async function tokenLogin(ctx: AppContext, token: string): Promise<{ user: UserRow; expiration: number }> {
-  const payload = await ctx.tokens.verify(token, 'login');
+export async function tokenLogin(ctx: AppContext, token: string): Promise<{ user: UserRow; payload: TokenPayload; credential: Credential }> {
+  const payload = await verifyLoginToken(ctx, token);
   const user = payload ? await ctx.users.findById(payload.userId) : undefined;
   if (!payload || !user) throw new ApiError(401, SERVER_ERROR_TEXTS.invalidLogin);
   const refusal = accountRefusal(user);
   if (refusal) throw new ApiError(401, refusal);
-  return { user, expiration: payload.expiration };
+  const credential: Credential = { kind: 'token', token, tokenIds: [payload.id, ...payload.parents], expiration: payload.expiration };
+  return { user, payload, credential };
 }
 
 // Basic auth runs the slow KDF; remember a successful check briefly so API scripts that send
@@ -100,17 +111,6 @@ export function forgetBasicCredentials(ctx: AppContext, userId: number): void {
   for (const [key, entry] of basicCache) if (entry.userId === userId) basicCache.delete(key);
 }
 
-export function originAllowed(req: FastifyRequest, savedOrigin: string | null): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  if (savedOrigin) return origin === savedOrigin;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
-}
-
 export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promise<UserRow | null> {
   const header = req.headers.authorization;
   if (header) {
@@ -122,7 +122,10 @@ export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promi
       const cached = basicCache.get(credentials);
       if (cached && Date.now() - cached.at < BASIC_CACHE_MS) {
         const user = await ctx.users.findById(cached.userId);
-        if (user && !accountRefusal(user)) return user;
+        if (user && !accountRefusal(user)) {
+          req.credential = { kind: 'password', hashedPassword: user.hashedPassword };
+          return user;
+        }
       }
       const decoded = Buffer.from(credentials, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
@@ -130,16 +133,21 @@ export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promi
       const user = await passwordLogin(ctx, decoded.slice(0, colon), decoded.slice(colon + 1), { address: req.ip });
       if (basicCache.size > 1000) basicCache.clear();
       basicCache.set(credentials, { userId: user.id, at: Date.now() });
+      req.credential = { kind: 'password', hashedPassword: user.hashedPassword };
       return user;
     }
-    if (scheme === 'bearer') return (await tokenLogin(ctx, credentials)).user;
+    if (scheme === 'bearer') {
+      const login = await tokenLogin(ctx, credentials);
+      req.credential = login.credential;
+      return login.user;
+    }
     throw unauthorized();
   }
   const sessionId = req.cookies?.[SESSION_COOKIE];
   if (sessionId) {
     const session = await ctx.sessions.get(sessionId);
     if (!session) return null;
-    if (!originAllowed(req, session.origin)) throw unauthorized('Origin not allowed - the request comes from another site');
+    if (!(await sessionOriginAllowed(ctx, req, session.origin))) throw unauthorized('Origin not allowed - the request comes from another site');
     const user = await ctx.users.findById(session.userId);
     if (!user) {
       await ctx.sessions.destroy(sessionId);
@@ -151,6 +159,7 @@ export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promi
       throw new ApiError(401, refusal);
     }
     req.sessionId = sessionId;
+    req.credential = { kind: 'session', sessionId, tokenIds: session.tokenIds, expiration: session.expiration };
     return user;
   }
   return null;

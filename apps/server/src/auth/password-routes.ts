@@ -4,6 +4,9 @@
 //
 // The request answers the same way, at the same speed, whether or not the account exists:
 // the mail is sent in the background, so neither the answer nor its timing reveals accounts.
+// The link points only at this server (auth/reset-link.ts). Only the newest reset token of a
+// user works, once: issuing one ends the older ones, using it ends it, and a new password
+// ends the user's sessions, login tokens and sockets (auth/credential-changes.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SERVER_ERROR_TEXTS } from '@rastro/domain/errors';
 import type { AppContext } from '../context.ts';
@@ -11,48 +14,65 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { parseAttributes } from '../http/json.ts';
 import { mailLanguage } from '../mail/mail-language.ts';
 import { passwordResetMail } from '../mail/password-reset-mail.ts';
-import { forgetBasicCredentials } from './authenticate.ts';
+import { AuthStateRepo } from './auth-state-repo.ts';
+import { passwordChanged } from './credential-changes.ts';
 import { formField } from './form.ts';
-import { LoginThrottle } from './login-throttle.ts';
+import { clientNetwork } from './login-throttle.ts';
 import { hashPassword } from './passwords.ts';
-import { resetLink, resetLinkBase } from './reset-link.ts';
+import { SlidingWindow } from './rate-window.ts';
+import { requestLinkBase, resetLink, warnWithoutPublicUrl } from './reset-link.ts';
 
 export const RESET_TOKEN_MS = 60 * 60_000;
 export const MIN_PASSWORD_LENGTH = 4;
 
-// At most 3 recovery mails per account (20 per client address) in 15 minutes; more requests
+// At most 3 recovery mails per account (20 per client network) in 15 minutes; more requests
 // still get the usual answer but send nothing, so the endpoint cannot be used to flood a mailbox.
-const mailThrottles = new WeakMap<AppContext, LoginThrottle>();
-function mailThrottle(ctx: AppContext): LoginThrottle {
-  let t = mailThrottles.get(ctx);
-  if (!t) mailThrottles.set(ctx, (t = new LoginThrottle({ perAccount: 3, perAddress: 20, windowMs: 15 * 60_000 })));
-  return t;
+const MAIL_LIMITS = { perAccount: 3, perAddress: 20, windowMs: 15 * 60_000 };
+const mailWindows = new WeakMap<AppContext, { accounts: SlidingWindow; networks: SlidingWindow }>();
+
+/** True (and counted) when one more recovery mail may go to this account from this address. */
+function mayMail(ctx: AppContext, userId: number, address: string, now = Date.now()): boolean {
+  let w = mailWindows.get(ctx);
+  if (!w) {
+    w = { accounts: new SlidingWindow(MAIL_LIMITS.windowMs, MAIL_LIMITS.perAccount), networks: new SlidingWindow(MAIL_LIMITS.windowMs, MAIL_LIMITS.perAddress) };
+    mailWindows.set(ctx, w);
+  }
+  const account = String(userId);
+  const network = clientNetwork(address);
+  if (w.accounts.count(account, now) >= MAIL_LIMITS.perAccount || w.networks.count(network, now) >= MAIL_LIMITS.perAddress) return false;
+  w.accounts.add(account, now);
+  w.networks.add(network, now);
+  return true;
 }
 
 export async function passwordRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  warnWithoutPublicUrl(ctx.config, ctx.log);
+  const authState = new AuthStateRepo(ctx.storage.db);
+  // Issuing runs after the answer, one at a time, so two quick requests store their tokens in
+  // the order they came and the newest mail holds the token that works.
+  let issuing: Promise<void> = Promise.resolve();
+
   const requestReset = async (req: FastifyRequest, email: string | undefined) => {
     if (!email?.trim()) throw badRequest(SERVER_ERROR_TEXTS.fillEmail);
     const user = await ctx.users.findByLogin(email);
     if (!user || user.temporary === 1 || !user.email.includes('@')) return;
-    const throttle = mailThrottle(ctx);
-    try {
-      throttle.check(user.email, req.ip);
-    } catch {
+    if (!mayMail(ctx, user.id, req.ip)) {
       ctx.log.warn({ userId: user.id }, 'password recovery mail skipped: too many requests');
       return;
     }
-    throttle.failed(user.email, req.ip);
-    const base = resetLinkBase({
-      requestedFrom: formField(req.body, 'requested_from'),
-      hostHeader: req.headers.host,
-      protocol: req.protocol,
-      publicUrl: ctx.config.publicUrl,
-    });
-    const token = ctx.tokens.issue(user.id, Date.now() + RESET_TOKEN_MS, 'reset');
-    const mail = passwordResetMail(user.email, user.name, resetLink(base, token), mailLanguage(parseAttributes(user.attributes)));
-    ctx.mailer.send(mail).catch((error: unknown) => {
-      ctx.log.warn({ err: error, userId: user.id }, 'password recovery mail could not be sent');
-    });
+    // Read from the request now: once answered, its connection may be gone.
+    const linkBase = requestLinkBase(ctx, req, formField(req.body, 'requested_from'));
+    linkBase.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+    issuing = issuing.then(async () => {
+      const base = await linkBase;
+      const { token, payload } = ctx.tokens.issueToken(user.id, Date.now() + RESET_TOKEN_MS, 'reset');
+      // From now on only this token works.
+      await authState.setResetToken(user.id, payload.id);
+      const mail = passwordResetMail(user.email, user.name, resetLink(base, token), mailLanguage(parseAttributes(user.attributes)));
+      ctx.mailer.send(mail).catch((error: unknown) => {
+        ctx.log.warn({ err: error, userId: user.id }, 'password recovery mail could not be sent');
+      });
+    }).catch((error: unknown) => ctx.log.warn({ err: error, userId: user.id }, 'password recovery mail could not be prepared'));
   };
 
   const setPassword = async (token: string | undefined, password: string | undefined) => {
@@ -64,14 +84,12 @@ export async function passwordRoutes(app: FastifyInstance, ctx: AppContext): Pro
     if (!payload) throw badRequest(SERVER_ERROR_TEXTS.invalidLogin);
     const user = await ctx.users.findById(payload.userId);
     if (!user) throw notFound('User not found');
-    // One use: whoever revokes the token first sets the password.
-    if (!(await ctx.tokens.consume(token.trim()))) throw badRequest(SERVER_ERROR_TEXTS.invalidLogin);
     const hash = await hashPassword(password);
+    // One use, of the newest token only: whoever takes it first sets the password.
+    if (!(await authState.takeResetToken(user.id, payload.id))) throw badRequest(SERVER_ERROR_TEXTS.invalidLogin);
     await ctx.users.update(user.id, { hashedPassword: hash.hashedPassword, salt: hash.salt });
     // Whoever knew the old password is logged out everywhere.
-    await ctx.sessions.destroyUser(user.id);
-    forgetBasicCredentials(ctx, user.id);
-    ctx.changes.publish({ kind: 'user', id: user.id });
+    await passwordChanged(ctx, user.id, null);
   };
 
   const answer = { config: { public: true } } as const;

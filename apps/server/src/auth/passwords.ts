@@ -32,8 +32,27 @@ function equal(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
+// A hash of the current scheme that no password matches, made once per process: checking an
+// unknown account (or one without a usable hash) against it costs what checking a real account
+// costs, so the time of a failed login does not tell which accounts exist.
+let dummy: Promise<StoredHash> | null = null;
+const dummyHash = (): Promise<StoredHash> => (dummy ??= hashPassword(crypto.randomBytes(32).toString('hex')));
+
+/**
+ * True when the password matches the stored hash. Without a usable hash (unknown account, no
+ * password set, unknown scheme) the same KDF work is done against a dummy and the answer is false.
+ */
 export async function verifyPassword(password: string, stored: StoredHash | null): Promise<boolean> {
-  if (!stored || !stored.hashedPassword || !stored.salt) return false;
+  if (stored?.hashedPassword && stored.salt) {
+    const result = await verifyStored(password, stored);
+    if (result !== null) return result;
+  }
+  await verifyStored(password, await dummyHash());
+  return false;
+}
+
+/** Checks against a stored hash; null when its scheme is not one we know. */
+async function verifyStored(password: string, stored: StoredHash): Promise<boolean | null> {
   const { hashedPassword, salt } = stored;
   const saltBytes = Buffer.from(salt, 'hex');
   const parts = hashedPassword.split('$');
@@ -57,5 +76,5 @@ export async function verifyPassword(password: string, stored: StoredHash | null
     const key = await pbkdf2(password, saltBytes, 1000, expected.length, 'sha1');
     return equal(key, expected);
   }
-  return false;
+  return null;
 }

@@ -1,5 +1,7 @@
 // /api/session: Traccar's cookie login (form or JSON), token login, logout, API tokens and
 // "login as". Failures answer with texts whose first line derives to the catalogue codes.
+// Whatever is made from a token (a child token, a session opened with ?token=, a "login as"
+// session opened from such a session) carries the token's id and dies with it.
 import type { FastifyInstance } from 'fastify';
 import { SERVER_ERROR_TEXTS } from '@rastro/domain/errors';
 import type { AppContext } from '../context.ts';
@@ -8,13 +10,17 @@ import { parseIsoInstant } from '../http/json.ts';
 import { userToJson } from '../users/user-json.ts';
 import { canManageUser } from '../users/user-access.ts';
 import { accountRefusal, passwordLogin, requireUser, tokenLogin } from './authenticate.ts';
+import { credentialExpiration, tokenIdsOf } from './credential.ts';
+import { followCredentialChanges, revokeToken } from './credential-changes.ts';
+import { DAY_MS, issueLoginToken } from './login-tokens.ts';
+import { assertSameSite } from './origin-check.ts';
 import { DEFAULT_TOKEN_DAYS } from './tokens.ts';
 import { formField } from './form.ts';
 import { endCookieSession, startCookieSession } from './session-cookie.ts';
 
-const DAY_MS = 86_400_000;
-
 export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  ctx.onClose.push(followCredentialChanges(ctx));
+
   app.post('/api/session', { config: { public: true } }, async (req, reply) => {
     const email = formField(req.body, 'email');
     const password = formField(req.body, 'password');
@@ -29,8 +35,10 @@ export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const token = req.query.token;
     if (token !== undefined) {
       if (typeof token !== 'string' || token.trim() === '') throw badRequest(SERVER_ERROR_TEXTS.fillAllFields);
-      const { user, expiration } = await tokenLogin(ctx, token.trim());
-      await startCookieSession(ctx, req, reply, user.id, expiration);
+      // This GET logs the browser in: a foreign page must not log a visitor into its account.
+      await assertSameSite(ctx, req);
+      const { user, payload } = await tokenLogin(ctx, token.trim());
+      await startCookieSession(ctx, req, reply, user.id, payload.expiration, [payload.id, ...payload.parents]);
       return userToJson(user);
     }
     // Traccar answers 404 (not 401) when there is no session; clients go to the login page.
@@ -53,11 +61,11 @@ export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Prom
       if (parsed === null) throw badRequest('Invalid expiration - use an ISO 8601 date with an offset, e.g. 2030-01-31T23:59:59Z');
       expiration = parsed;
     }
-    // A token never outlives the login it was made from.
-    const limit = await callerExpiration(ctx, req.sessionId, req.headers.authorization);
+    // A token never outlives the login it was made from, and dies with the tokens behind it.
+    const limit = credentialExpiration(req.credential);
     if (limit !== null && limit < expiration) expiration = limit;
     if (expiration <= now) throw badRequest('Invalid expiration - the date is in the past');
-    return reply.type('text/plain; charset=utf-8').send(ctx.tokens.issue(user.id, expiration));
+    return reply.type('text/plain; charset=utf-8').send(issueLoginToken(ctx, user.id, expiration, tokenIdsOf(req.credential), now));
   });
 
   app.post('/api/session/token/revoke', async (req, reply) => {
@@ -69,7 +77,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Prom
     if (payload.userId !== user.id && user.administrator !== 1) {
       throw forbidden('Token access denied - the token belongs to another user');
     }
-    await ctx.tokens.revoke(token);
+    await revokeToken(ctx, token, payload);
     return reply.code(204).send();
   });
 
@@ -87,16 +95,8 @@ export async function sessionRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }
     const refusal = accountRefusal(target);
     if (refusal) throw new ApiError(400, refusal);
-    const expiration = await callerExpiration(ctx, req.sessionId, req.headers.authorization);
-    await startCookieSession(ctx, req, reply, target.id, expiration);
+    // The new session ends when the caller's own login would, token revocations included.
+    await startCookieSession(ctx, req, reply, target.id, credentialExpiration(req.credential), tokenIdsOf(req.credential));
     return userToJson(target);
   });
-}
-
-/** When the caller's own login ends: its cookie session's expiry, or its bearer token's. */
-async function callerExpiration(ctx: AppContext, sessionId: string | null, authorization: string | undefined): Promise<number | null> {
-  if (sessionId) return (await ctx.sessions.get(sessionId))?.expiration ?? null;
-  const bearer = /^bearer\s+(\S+)/i.exec(authorization ?? '');
-  if (bearer?.[1]) return (await ctx.tokens.verify(bearer[1], 'login'))?.expiration ?? null;
-  return null;
 }

@@ -15,7 +15,7 @@ export function commandToJson(row: CommandRow): Command {
     description: row.description,
     type: row.type,
     textChannel: row.textChannel === 1,
-    attributes: parseAttributes(row.attributes),
+    attributes: parseAttributes(row.attributes, 'command.attributes', Number(row.id)),
   };
 }
 
@@ -25,6 +25,6 @@ export function queuedCommandToJson(row: QueuedCommandRow): QueuedCommand {
     deviceId: Number(row.deviceId),
     type: row.type,
     textChannel: row.textChannel === 1,
-    attributes: parseAttributes(row.attributes),
+    attributes: parseAttributes(row.attributes, 'queuedCommand.attributes', Number(row.id)),
   };
 }

@@ -9,6 +9,7 @@
 // apply to commands. SMS (textChannel) needs a gateway this server does not have yet.
 import type { FastifyInstance } from 'fastify';
 import { COMMAND_TYPES, commandTypesForProtocol } from '@rastro/domain/commands';
+import { COMMAND_WRITABLE_FIELDS, commandSchema, commandSendSchema, commandUpdateSchema, TYPE_REQUIRED } from '@rastro/domain/schemas/command';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../users/user-json.ts';
 import type { ServerRow } from '../server-info/server-repo.ts';
@@ -17,8 +18,8 @@ import { assertCanWrite } from '../auth/guards.ts';
 import { getServerRow } from '../server-info/server-repo.ts';
 import { accessDenied, badRequest, forbidden, notFound } from '../http/errors.ts';
 import { boolParam, intParam, pathId, type Query } from '../access/list-params.ts';
-import { has, objectBody, optionalBool, optionalText, type Body } from '../access/body-fields.ts';
-import { parseAttributes } from '../http/json.ts';
+import { parseUpdate, parseWith } from '../http/validate.ts';
+import { fromBool, parseAttributes } from '../http/json.ts';
 import { extendedListFilter } from '../access/extended-list.ts';
 import { notDeletedDevice, visibleDeviceIdsQuery } from '../access/visibility.ts';
 import { CommandsRepo } from './commands-repo.ts';
@@ -35,34 +36,6 @@ const on = (v: number | boolean | null | undefined) => v === true || v === 1;
 /** limitCommands (user or server) applies to non-administrators. */
 function limited(user: UserRow, server: ServerRow): boolean {
   return user.administrator !== 1 && (on(user.limitCommands) || on(server.limitCommands));
-}
-
-/** The command type: a non-blank text (any type Traccar could encode is accepted). */
-function typeText(body: Body): string {
-  const value = body.type;
-  if (typeof value !== 'string' || value.trim() === '') throw badRequest('Type is required - fill in the type field');
-  const text = value.trim();
-  if (text.length > 128) throw badRequest('Invalid type - at most 128 characters');
-  return text;
-}
-
-/** Command parameters: an object; an empty array (sent by some clients) counts as none. */
-function parameters(body: Body): Record<string, unknown> {
-  const value = body.attributes;
-  if (value === undefined || value === null) return {};
-  if (Array.isArray(value) && value.length === 0) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('Invalid attributes - a JSON object is expected');
-  if (JSON.stringify(value).length > 64 * 1024) throw badRequest('Invalid attributes - too large');
-  return value as Record<string, unknown>;
-}
-
-function positiveId(body: Body, key: string): number | null {
-  const value = body[key];
-  if (value === undefined || value === null || value === 0 || value === '' || value === '0') return null;
-  const n = typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim()) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw badRequest(`Invalid ${key} - an id is expected`);
-  // Clients send id -1 (or 0) for "not a saved command".
-  return n > 0 ? n : null;
 }
 
 export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -149,21 +122,22 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const user = requireUser(req);
     const server = await getServerRow(ctx);
     assertCanWrite(user, server);
-    const body = objectBody(req.body);
+    const body = parseWith(commandSendSchema, req.body);
     const groupId = intParam(req.query, 'groupId') || null;
-    const deviceId = positiveId(body, 'deviceId');
+    const deviceId = body.deviceId ?? null;
     if (deviceId === null && groupId === null) throw badRequest('Device is required - fill in the deviceId field');
-    const savedId = positiveId(body, 'id');
+    const savedId = body.id ?? null;
     let command: Omit<OutgoingCommand, 'deviceId'>;
     if (savedId !== null) {
       const saved = await usableCommand(user, savedId);
       command = { type: saved.type, textChannel: saved.textChannel === 1, attributes: parseAttributes(saved.attributes) };
     } else {
       if (limited(user, server)) throw forbidden('Operation restricted - this account may only send saved commands');
-      command = { type: typeText(body), textChannel: optionalBool(body, 'textChannel') === 1, attributes: parameters(body) };
+      if (body.type === undefined) throw badRequest(TYPE_REQUIRED);
+      command = { type: body.type, textChannel: body.textChannel === true, attributes: body.attributes ?? {} };
     }
     const sent = (id: number) => ({
-      id: savedId ?? 0, deviceId: id, description: optionalText(body, 'description'), type: command.type, textChannel: command.textChannel, attributes: command.attributes,
+      id: savedId ?? 0, deviceId: id, description: body.description ?? null, type: command.type, textChannel: command.textChannel, attributes: command.attributes,
     });
 
     if (groupId !== null) {
@@ -191,12 +165,12 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.post('/api/commands', async (req) => {
     const user = requireUser(req);
     await assertMayEdit(user);
-    const body = objectBody(req.body);
+    const body = parseWith(commandSchema, req.body);
     const values = {
-      description: optionalText(body, 'description'),
-      type: typeText(body),
-      textChannel: optionalBool(body, 'textChannel'),
-      attributes: JSON.stringify(parameters(body)),
+      description: body.description ?? null,
+      type: body.type,
+      textChannel: fromBool(body.textChannel),
+      attributes: JSON.stringify(body.attributes ?? {}),
     };
     const row = await ctx.storage.db.transaction().execute(async (trx) => {
       const created = await new CommandsRepo(trx).insert(values);
@@ -210,12 +184,12 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const user = requireUser(req);
     const current = await usableCommand(user, pathId(req.params.id));
     await assertMayEdit(user);
-    const body = objectBody(req.body);
+    const body = parseUpdate(commandUpdateSchema, req.body, COMMAND_WRITABLE_FIELDS);
     const row = await commands.update(current.id, {
-      description: has(body, 'description') ? optionalText(body, 'description') : current.description,
-      type: has(body, 'type') ? typeText(body) : current.type,
-      textChannel: has(body, 'textChannel') ? optionalBool(body, 'textChannel') : current.textChannel,
-      attributes: has(body, 'attributes') ? JSON.stringify(parameters(body)) : current.attributes,
+      description: body.description !== undefined ? body.description : current.description,
+      type: body.type ?? current.type,
+      textChannel: body.textChannel !== undefined ? fromBool(body.textChannel) : current.textChannel,
+      attributes: body.attributes !== undefined ? JSON.stringify(body.attributes) : current.attributes,
     });
     if (!row) throw notFound('Command not found');
     return commandToJson(row);

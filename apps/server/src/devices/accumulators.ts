@@ -5,9 +5,10 @@
 // A device that never reported is refused with a 400 rather than given a made-up position at
 // the server's default coordinates: such a position would put a marker where the vehicle is
 // not, and the first real fix would add the distance from that spot to the odometer.
+import { accumulatorsSchema } from '@rastro/domain/schemas/accumulators';
 import { badRequest } from '../http/errors.ts';
 import { parseAttributes } from '../http/json.ts';
-import { objectBody, optionalAmount } from '../access/body-fields.ts';
+import { parseWith } from '../http/validate.ts';
 import type { AppContext } from '../context.ts';
 import type { PositionsRepo } from '../positions/positions-repo.ts';
 import { positionToJson } from '../positions/position-json.ts';
@@ -20,16 +21,14 @@ export interface Accumulators {
 }
 
 export function parseAccumulators(raw: unknown, deviceId: number): Accumulators {
-  const body = objectBody(raw);
+  const body = parseWith(accumulatorsSchema, raw);
   if (body.deviceId !== undefined && body.deviceId !== null && Number(body.deviceId) !== deviceId) {
     throw badRequest('Invalid accumulators - deviceId does not match the device in the address');
   }
-  const totalDistance = optionalAmount(body, 'totalDistance');
-  const hours = optionalAmount(body, 'hours');
-  if (totalDistance === undefined && hours === undefined) {
-    throw badRequest('Invalid accumulators - give totalDistance (metres) or hours (milliseconds)');
-  }
-  return { ...(totalDistance !== undefined ? { totalDistance } : {}), ...(hours !== undefined ? { hours: Math.round(hours) } : {}) };
+  return {
+    ...(body.totalDistance != null ? { totalDistance: body.totalDistance } : {}),
+    ...(body.hours != null ? { hours: body.hours } : {}),
+  };
 }
 
 export async function updateAccumulators(

@@ -25,7 +25,7 @@ export function deviceToJson(row: DeviceJsonRow): Device {
     // Traccar stores null for devices that never connected and shows them as offline.
     status: row.status !== null && STATUSES.includes(row.status) ? (row.status as DeviceStatus) : 'offline',
     disabled: toBool(row.disabled),
-    lastUpdate: toIso(row.lastUpdate),
+    lastUpdate: toIso(row.lastUpdate, 'device.lastUpdate', row.id),
     positionId: row.positionId,
     groupId: row.groupId,
     calendarId: row.calendarId,
@@ -33,7 +33,7 @@ export function deviceToJson(row: DeviceJsonRow): Device {
     model: row.model,
     contact: row.contact,
     category: row.category,
-    expirationTime: toIso(row.expirationTime),
-    attributes: parseAttributes(row.attributes),
+    expirationTime: toIso(row.expirationTime, 'device.expirationTime', row.id),
+    attributes: parseAttributes(row.attributes, 'device.attributes', row.id),
   };
 }

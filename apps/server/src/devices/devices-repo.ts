@@ -4,6 +4,10 @@ import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database, DeviceTable } from '../storage/schema.ts';
 import { notDeletedDevice, visibleDeviceIdsQuery } from '../access/visibility.ts';
 import { keywordMatch, NO_LIMIT } from '../access/list-params.ts';
+import { enforceLimits, type LimitScope } from '../access/limit-scopes.ts';
+import { RestrictionsRepo } from '../access/restrictions-repo.ts';
+import { isUniqueViolation, writeTransaction } from '../storage/write-transaction.ts';
+import { duplicateUniqueId } from './device-rules.ts';
 import { DEVICE_JSON_COLUMNS, type DeviceJsonRow, type DeviceRow } from './device-json.ts';
 
 export interface DeviceListFilter {
@@ -93,17 +97,44 @@ export class DevicesRepo {
     return Number(row.n);
   }
 
-  /** Creates a device and, when `ownerId` is given, links it to that user, atomically. */
-  insert(values: Insertable<DeviceTable>, ownerId: number | null): Promise<DeviceRow> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx.insertInto('devices').values(values).returningAll().executeTakeFirstOrThrow();
-      if (ownerId !== null) await trx.insertInto('userDevice').values({ ownerId, propertyId: row.id }).execute();
-      return row;
-    });
+  /**
+   * Creates a device in one transaction that first enforces `scopes` (device-limits.ts) and the
+   * uniqueness of its uniqueId, so simultaneous creates never pass a limit together. When
+   * `ownerId` is given the device is linked to that user (it counts for them from then on);
+   * `restrictedBy` records who set a restriction the new device starts with.
+   */
+  async insertWithinLimits(values: Insertable<DeviceTable>, ownerId: number | null, scopes: readonly LimitScope[], restrictedBy: number | null = null): Promise<DeviceRow> {
+    try {
+      return await writeTransaction(this.db, async (trx) => {
+        await enforceLimits(trx, scopes);
+        // Deleted devices keep their uniqueId's row (the column is unique), so they are looked at too.
+        if (await new DevicesRepo(trx).findByUniqueId(values.uniqueId)) throw duplicateUniqueId(values.uniqueId);
+        const row = await trx.insertInto('devices').values(values).returningAll().executeTakeFirstOrThrow();
+        if (ownerId !== null) await trx.insertInto('userDevice').values({ ownerId, propertyId: row.id }).execute();
+        await new RestrictionsRepo(trx).record('deviceRestrictions', row.id, restrictedBy);
+        return row;
+      });
+    } catch (error) {
+      // The unique index is the last word when a create elsewhere took the uniqueId first.
+      if (isUniqueViolation(error)) throw duplicateUniqueId(values.uniqueId);
+      throw error;
+    }
   }
 
-  update(id: number, values: Updateable<DeviceTable>): Promise<DeviceRow | undefined> {
-    return this.db.updateTable('devices').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+  /** Changes a device; `restrictedBy` (see RestrictionsRepo.record) is written with it when given. */
+  async update(id: number, values: Updateable<DeviceTable>, restrictedBy?: number | null): Promise<DeviceRow | undefined> {
+    try {
+      return await writeTransaction(this.db, async (trx) => {
+        const row = Object.keys(values).length > 0
+          ? await trx.updateTable('devices').set(values).where('id', '=', id).returningAll().executeTakeFirst()
+          : await new DevicesRepo(trx).findById(id);
+        if (row) await new RestrictionsRepo(trx).record('deviceRestrictions', id, restrictedBy);
+        return row;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error) && values.uniqueId !== undefined) throw duplicateUniqueId(String(values.uniqueId));
+      throw error;
+    }
   }
 
   /** Removes a device; its positions, events and links go with it (foreign keys cascade). */

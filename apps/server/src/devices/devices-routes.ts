@@ -14,24 +14,19 @@ import { canAccess, OBJECT_KINDS } from '../permissions/link-kinds.ts';
 import { DevicesRepo, type DeviceListFilter } from './devices-repo.ts';
 import { deviceToJson, type DeviceJsonRow, type DeviceRow } from './device-json.ts';
 import { deviceChanges, newDeviceValues } from './device-input.ts';
-import { assertCanAddDevice } from './device-limits.ts';
+import { deviceLimitScopes } from './device-limits.ts';
+import { deviceRestrictionChange } from './device-rules.ts';
+import { RestrictionsRepo } from '../access/restrictions-repo.ts';
+import { restrictionAfter, restrictionOf, UNRESTRICTED } from '../access/restriction-rules.ts';
 import { parseAccumulators, updateAccumulators } from './accumulators.ts';
 
 type WithId = { Params: { id: string } };
-
-const duplicateUniqueId = (uniqueId: string) =>
-  badRequest(`Duplicate unique identifier - another device already uses ${uniqueId}`);
-
-/** Database-level unique violation (a concurrent create with the same uniqueId). */
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e.message ?? '');
-}
 
 export async function devicesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const devices = new DevicesRepo(ctx.storage.db);
   const groups = new GroupsRepo(ctx.storage.db);
   const positions = new PositionsRepo(ctx.storage.db);
+  const restrictions = new RestrictionsRepo(ctx.storage.db);
   const isAdmin = (u: UserRow) => u.administrator === 1;
 
   /** The device, if the caller may see it: 400 for non-administrators, 404 for a missing id. */
@@ -41,6 +36,16 @@ export async function devicesRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const row = await devices.findById(id);
     if (!row) throw notFound('Device not found');
     return row;
+  }
+
+  /**
+   * Checks what a write does to the device's restriction (disabled, expirationTime: see
+   * device-rules.ts) and answers who owns the restriction afterwards (undefined = unchanged).
+   */
+  async function restrictionOwner(user: UserRow, current: DeviceRow | null, values: { disabled?: number; expirationTime?: number | null }) {
+    const before = current ? restrictionOf(current) : UNRESTRICTED;
+    const after = restrictionAfter(before, values);
+    return deviceRestrictionChange(user, before, after, await restrictions.setterForChange('deviceRestrictions', current?.id ?? null, before, after, user));
   }
 
   /** The group and calendar a device points at must be ones the caller may use. */
@@ -110,17 +115,11 @@ export async function devicesRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const server = await getServerRow(ctx);
     assertCanWriteDevices(user, server);
     const values = newDeviceValues(req.body);
+    const restrictedBy = await restrictionOwner(user, null, values);
     await assertReferences(user, values.groupId, values.calendarId);
-    await assertCanAddDevice(ctx, user, server, devices);
-    if (await devices.findByUniqueId(values.uniqueId)) throw duplicateUniqueId(values.uniqueId);
-    let row: DeviceRow;
-    try {
-      // The creator is linked to the new device so they see it.
-      row = await devices.insert(values, user.id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateUniqueId(values.uniqueId);
-      throw error;
-    }
+    // Limits and uniqueId are checked inside the creating transaction; the creator is linked
+    // to the new device so they see it.
+    const row = await devices.insertWithinLimits(values, user.id, deviceLimitScopes(ctx, user), restrictedBy ?? null);
     ctx.changes.publish({ kind: 'device', id: row.id });
     return deviceToJson(row);
   });
@@ -130,19 +129,11 @@ export async function devicesRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const current = await visibleDevice(user, req.params.id);
     assertCanWriteDevices(user, await getServerRow(ctx));
     const changes = deviceChanges(req.body);
+    const restrictedBy = await restrictionOwner(user, current, changes);
     if (changes.groupId !== undefined && changes.groupId !== current.groupId) await assertReferences(user, changes.groupId, undefined);
     if (changes.calendarId !== undefined && changes.calendarId !== current.calendarId) await assertReferences(user, undefined, changes.calendarId);
-    if (changes.uniqueId !== undefined && changes.uniqueId !== current.uniqueId) {
-      const other = await devices.findByUniqueId(changes.uniqueId);
-      if (other && other.id !== current.id) throw duplicateUniqueId(changes.uniqueId);
-    }
-    let row: DeviceRow | undefined;
-    try {
-      row = Object.keys(changes).length > 0 ? await devices.update(current.id, changes) : current;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateUniqueId(String(changes.uniqueId));
-      throw error;
-    }
+    // A uniqueId another device holds is refused by the unique index (DevicesRepo.update).
+    const row = Object.keys(changes).length > 0 ? await devices.update(current.id, changes, restrictedBy) : current;
     if (!row) throw notFound('Device not found');
     ctx.changes.publish({ kind: 'device', id: row.id });
     return deviceToJson(row);

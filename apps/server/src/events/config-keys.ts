@@ -31,6 +31,12 @@ export const CONFIG_KEY_DEFAULTS = {
   'report.trip.minimalNoDataDuration': 3600,
   'report.trip.useIgnition': false,
   'report.ignoreOdometer': false,
+  /**
+   * Longest period (seconds) a report or a position history may cover; 0 = no limit. On by
+   * default (366 days: a yearly summary still fits) so no request can ask for centuries. The
+   * server attribute of the same name, when set, wins (reports/report-request.ts).
+   */
+  'report.periodLimit': 366 * 86_400,
 } satisfies Record<string, ConfigValue>;
 
 export type ConfigKey = keyof typeof CONFIG_KEY_DEFAULTS;

@@ -1,6 +1,7 @@
 // GET /api/events/{id} (Traccar EventResource): one stored event, for a caller who sees its
-// device (administrators any). 404 when there is no such event; the usual device-access
-// refusal when its device is not visible (the event's existence is not hidden, like Traccar).
+// device (administrators any). A non-administrator gets the usual device-access refusal both
+// when the event's device is not theirs and when there is no such event, so event ids cannot
+// be probed; administrators get 404 for a missing event.
 import type { FastifyInstance } from 'fastify';
 import type { Event } from '@rastro/domain/entities';
 import type { Selectable } from 'kysely';
@@ -31,8 +32,8 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const user = requireUser(req);
     const id = pathId(req.params.id);
     const row = await ctx.storage.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound('Event not found');
-    if (!(await ctx.visibility.canSeeDevice(user, Number(row.deviceId)))) throw accessDenied.device();
+    const visible = row !== undefined && (await ctx.visibility.canSeeDevice(user, Number(row.deviceId)));
+    if (!visible) throw user.administrator === 1 ? notFound('Event not found') : accessDenied.device();
     return eventToJson(row);
   });
 }

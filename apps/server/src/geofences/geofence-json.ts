@@ -13,6 +13,6 @@ export function geofenceToJson(row: GeofenceRow): Geofence {
     description: row.description,
     area: row.area,
     calendarId: row.calendarId === null ? 0 : Number(row.calendarId),
-    attributes: parseAttributes(row.attributes),
+    attributes: parseAttributes(row.attributes, 'geofence.attributes', Number(row.id)),
   };
 }

@@ -3,7 +3,7 @@
 // speedLimit, color, isAnchor...). A geofence naming a device in `attributes.deviceId` (an
 // anchor, or the device a lock rule stops) must name a device the caller sees.
 import type { FastifyInstance } from 'fastify';
-import { parseArea } from '@rastro/domain/geofence-area';
+import { GEOFENCE_WRITABLE_FIELDS, geofenceSchema, geofenceUpdateSchema } from '@rastro/domain/schemas/geofence';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../users/user-json.ts';
 import { requireUser } from '../auth/authenticate.ts';
@@ -11,7 +11,7 @@ import { assertCanWrite } from '../auth/guards.ts';
 import { getServerRow } from '../server-info/server-repo.ts';
 import { accessDenied, badRequest, forbidden, notFound } from '../http/errors.ts';
 import { pathId, type Query } from '../access/list-params.ts';
-import { attributesText, has, objectBody, optionalRef, optionalText, requiredText, type Body } from '../access/body-fields.ts';
+import { parseUpdate, parseWith } from '../http/validate.ts';
 import { extendedListFilter } from '../access/extended-list.ts';
 import { GeofencesRepo } from './geofences-repo.ts';
 import { geofenceToJson, type GeofenceRow } from './geofence-json.ts';
@@ -19,15 +19,6 @@ import { geofenceToJson, type GeofenceRow } from './geofence-json.ts';
 type WithId = { Params: { id: string } };
 
 const geofenceDenied = () => forbidden('Geofence access denied - you cannot use this geofence');
-
-/** The area of a body: required and well-formed, stored trimmed as sent. */
-function areaText(body: Body): string {
-  const value = body.area;
-  if (typeof value !== 'string' || value.trim() === '') throw badRequest('Area is required - fill in the area field');
-  const parsed = parseArea(value);
-  if (!parsed.ok) throw badRequest(parsed.error);
-  return value.trim();
-}
 
 export async function geofencesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const geofences = new GeofencesRepo(ctx.storage.db);
@@ -63,13 +54,13 @@ export async function geofencesRoutes(app: FastifyInstance, ctx: AppContext): Pr
   app.post('/api/geofences', async (req) => {
     const user = requireUser(req);
     assertCanWrite(user, await getServerRow(ctx));
-    const body = objectBody(req.body);
+    const body = parseWith(geofenceSchema, req.body);
     const values = {
-      name: requiredText(body, 'name', 'Name'),
-      description: optionalText(body, 'description'),
-      area: areaText(body),
-      calendarId: optionalRef(body, 'calendarId'),
-      attributes: attributesText(body),
+      name: body.name,
+      description: body.description ?? null,
+      area: body.area,
+      calendarId: body.calendarId ?? null,
+      attributes: JSON.stringify(body.attributes ?? {}),
     };
     await assertAttributeDevice(user, values.attributes);
     const row = await ctx.storage.db.transaction().execute(async (trx) => {
@@ -86,13 +77,13 @@ export async function geofencesRoutes(app: FastifyInstance, ctx: AppContext): Pr
     const user = requireUser(req);
     const current = await usableGeofence(user, req.params.id);
     assertCanWrite(user, await getServerRow(ctx));
-    const body = objectBody(req.body);
+    const body = parseUpdate(geofenceUpdateSchema, req.body, GEOFENCE_WRITABLE_FIELDS);
     const values = {
-      name: has(body, 'name') ? requiredText(body, 'name', 'Name') : current.name,
-      description: has(body, 'description') ? optionalText(body, 'description') : current.description,
-      area: has(body, 'area') ? areaText(body) : current.area,
-      calendarId: has(body, 'calendarId') ? optionalRef(body, 'calendarId') : current.calendarId,
-      attributes: has(body, 'attributes') ? attributesText(body) : current.attributes,
+      name: body.name ?? current.name,
+      description: body.description !== undefined ? body.description : current.description,
+      area: body.area ?? current.area,
+      calendarId: body.calendarId !== undefined ? body.calendarId : current.calendarId,
+      attributes: body.attributes !== undefined ? JSON.stringify(body.attributes) : current.attributes,
     };
     if (values.attributes !== current.attributes) await assertAttributeDevice(user, values.attributes);
     const row = await geofences.update(current.id, values);

@@ -12,6 +12,6 @@ export function groupToJson(row: GroupRow): Group {
     id: row.id,
     name: row.name,
     groupId: row.groupId ?? 0,
-    attributes: parseAttributes(row.attributes),
+    attributes: parseAttributes(row.attributes, 'group.attributes', row.id),
   };
 }

@@ -1,5 +1,6 @@
 // /api/groups: list (all, userId, keyword, paging), get, create, update, delete.
 import type { FastifyInstance } from 'fastify';
+import { GROUP_WRITABLE_FIELDS, groupSchema, groupUpdateSchema } from '@rastro/domain/schemas/group';
 import type { Insertable } from 'kysely';
 import type { GroupTable } from '../storage/schema.ts';
 import type { UserRow } from '../users/user-json.ts';
@@ -9,7 +10,7 @@ import { assertCanWrite } from '../auth/guards.ts';
 import { getServerRow } from '../server-info/server-repo.ts';
 import { accessDenied, badRequest, notFound } from '../http/errors.ts';
 import { listParams, pathId, type Query } from '../access/list-params.ts';
-import { attributesText, has, objectBody, optionalRef, requiredText } from '../access/body-fields.ts';
+import { parseUpdate, parseWith } from '../http/validate.ts';
 import { GroupsRepo } from './groups-repo.ts';
 import { groupToJson, type GroupRow } from './group-json.ts';
 
@@ -59,11 +60,11 @@ export async function groupsRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.post('/api/groups', async (req) => {
     const user = requireUser(req);
     assertCanWrite(user, await getServerRow(ctx));
-    const body = objectBody(req.body);
+    const body = parseWith(groupSchema, req.body);
     const values: Insertable<GroupTable> = {
-      name: requiredText(body, 'name', 'Name'),
-      groupId: optionalRef(body, 'groupId'),
-      attributes: attributesText(body),
+      name: body.name,
+      groupId: body.groupId ?? null,
+      attributes: JSON.stringify(body.attributes ?? {}),
     };
     await assertParent(user, values.groupId ?? null);
     const row = await ctx.storage.db.transaction().execute(async (trx) => {
@@ -80,10 +81,10 @@ export async function groupsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const user = requireUser(req);
     const current = await visibleGroup(user, req.params.id);
     assertCanWrite(user, await getServerRow(ctx));
-    const body = objectBody(req.body);
-    const name = has(body, 'name') ? requiredText(body, 'name', 'Name') : current.name;
-    const groupId = has(body, 'groupId') ? optionalRef(body, 'groupId') : current.groupId;
-    const attributes = has(body, 'attributes') ? attributesText(body) : current.attributes;
+    const body = parseUpdate(groupUpdateSchema, req.body, GROUP_WRITABLE_FIELDS);
+    const name = body.name ?? current.name;
+    const groupId = body.groupId !== undefined ? body.groupId : current.groupId;
+    const attributes = body.attributes !== undefined ? JSON.stringify(body.attributes) : current.attributes;
     if (groupId !== current.groupId && groupId !== null) {
       if (groupId === current.id) throw badRequest('Invalid parent group - a group cannot be its own parent');
       await assertParent(user, groupId);

@@ -2,6 +2,10 @@
 // fix in Traccar units (knots, metres, degrees, epoch ms). Decoders know nothing about the
 // database; the pipeline resolves the device and fills what the decoder could not.
 import type { Network } from '@rastro/domain/entities';
+import { NAME_MAX } from '@rastro/domain/schemas/fields';
+import { isInstantInRange } from '@rastro/domain/schemas/instant';
+import { inRange, rangeText, type RangeName } from '@rastro/domain/schemas/ranges';
+import { textProblem } from '@rastro/domain/schemas/text';
 
 export interface DecodedFix {
   protocol: string;
@@ -37,8 +41,29 @@ export class DecodeError extends Error {
   }
 }
 
-export const inLatitudeRange = (v: number): boolean => Number.isFinite(v) && v >= -90 && v <= 90;
-export const inLongitudeRange = (v: number): boolean => Number.isFinite(v) && v >= -180 && v <= 180;
+export const inLatitudeRange = (v: number): boolean => inRange('latitude', v);
+export const inLongitudeRange = (v: number): boolean => inRange('longitude', v);
+
+/** `value` when it lies in the domain's physical range for `name` (ranges.ts), else a 400 naming `label`. */
+export function checkRange(name: RangeName, label: string, value: number): number {
+  if (!inRange(name, value)) throw new DecodeError(`Invalid ${label} ${String(value).slice(0, 40)} - must be a number ${rangeText(name)}`);
+  return value;
+}
+
+export const instantOutOfRange = (label: string) => new DecodeError(`Invalid ${label} - the date must be from 1970 to 2200`);
+
+/** `ms` when it is an instant of 1970–2200 (the domain's rule), else a 400 naming `label`. */
+export function checkInstant(label: string, ms: number): number {
+  if (!isInstantInRange(ms)) throw instantOutOfRange(label);
+  return ms;
+}
+
+/** The device's unique id, when it is a text the database can look up (no NUL, no lone surrogate). */
+export function checkUniqueId(uniqueId: string): string {
+  const problem = uniqueId.length > NAME_MAX ? `at most ${NAME_MAX} characters` : textProblem(uniqueId);
+  if (problem) throw new DecodeError(`Invalid id - ${problem}`);
+  return uniqueId;
+}
 
 /** A fix with every field at its "nothing known" value, stamped `now`. */
 export function emptyFix(protocol: string, now: number): DecodedFix {

@@ -1,9 +1,11 @@
 // Reading a permission body (`{"<owner>Id": n, "<property>Id": m}`) and deciding whether the
 // caller may add or remove it: readonly callers never may; non-administrators need access to
 // both objects (a user side means: themself or a user they manage).
+import { permissionBulkSchema, permissionLinkSchema, type PermissionLink } from '@rastro/domain/schemas/permission';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../users/user-json.ts';
 import { badRequest, forbidden } from '../http/errors.ts';
+import { parseWith } from '../http/validate.ts';
 import { assertManager } from '../auth/guards.ts';
 import { canAccess, findLinkKind, objectExists, objectKind, type LinkKind } from './link-kinds.ts';
 import type { Link } from './permissions-repo.ts';
@@ -13,45 +15,27 @@ export interface ParsedLink {
   link: Link;
 }
 
-function idValue(key: string, value: unknown): number {
-  const n = typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
-    throw badRequest(`Invalid permission - ${key} must be a positive id`);
-  }
-  return n;
-}
-
-/** One permission object: exactly two keys, the first naming the owner. */
-export function parseLink(body: unknown): ParsedLink {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('Invalid permission - a JSON object with two keys like {"userId":1,"deviceId":2} is expected');
-  }
-  const entries = Object.entries(body as Record<string, unknown>);
-  if (entries.length !== 2) {
-    throw badRequest(`Invalid permission - exactly two keys are expected, got ${entries.length}`);
-  }
-  const [[ownerKey, ownerValue], [propertyKey, propertyValue]] = entries as [[string, unknown], [string, unknown]];
+/** The kind a link's two keys name, and its ids; 400 for unknown pairs and self-links. */
+function resolveLink(parsed: PermissionLink): ParsedLink {
+  const { ownerKey, propertyKey } = parsed;
   const kind = findLinkKind(ownerKey, propertyKey);
   if (!kind) throw badRequest(`Invalid permission - ${ownerKey} cannot be linked to ${propertyKey}`);
-  const link = { ownerId: idValue(ownerKey, ownerValue), propertyId: idValue(propertyKey, propertyValue) };
+  const link = { ownerId: parsed.ownerId, propertyId: parsed.propertyId };
   if (kind.owner === kind.property && link.ownerId === link.propertyId) {
     throw badRequest(`Invalid permission - an object cannot be linked to itself`);
   }
   return { kind, link };
 }
 
+/** One permission object: exactly two keys, the first naming the owner. */
+export function parseLink(body: unknown): ParsedLink {
+  return resolveLink(parseWith(permissionLinkSchema, body));
+}
+
 /** A bulk body: a non-empty array of permissions that all use the same key pair. */
 export function parseBulk(body: unknown): { kind: LinkKind; links: Link[] } {
-  if (!Array.isArray(body) || body.length === 0) {
-    throw badRequest('Invalid permissions - a non-empty JSON array of permission objects is expected');
-  }
-  if (body.length > 10_000) throw badRequest('Invalid permissions - at most 10000 links per request');
-  const parsed = body.map(parseLink);
-  const kind = parsed[0]!.kind;
-  if (parsed.some((p) => p.kind !== kind)) {
-    throw badRequest('Invalid permissions - every item of a bulk request must use the same two keys');
-  }
-  return { kind, links: parsed.map((p) => p.link) };
+  const parsed = parseWith(permissionBulkSchema, body).map(resolveLink);
+  return { kind: parsed[0]!.kind, links: parsed.map((p) => p.link) };
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

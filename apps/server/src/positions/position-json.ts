@@ -23,9 +23,9 @@ export function positionToJson(row: PositionRow): Position {
     id: row.id,
     deviceId: row.deviceId,
     protocol: row.protocol,
-    serverTime: toIso(row.serverTime)!,
-    deviceTime: toIso(row.deviceTime)!,
-    fixTime: toIso(row.fixTime)!,
+    serverTime: toIso(row.serverTime, 'position.serverTime', row.id),
+    deviceTime: toIso(row.deviceTime, 'position.deviceTime', row.id),
+    fixTime: toIso(row.fixTime, 'position.fixTime', row.id),
     valid: toBool(row.valid),
     latitude: row.latitude,
     longitude: row.longitude,
@@ -36,6 +36,6 @@ export function positionToJson(row: PositionRow): Position {
     accuracy: row.accuracy,
     ...(network && typeof network === 'object' && !Array.isArray(network) ? { network: network as Network } : {}),
     ...(Array.isArray(geofenceIds) ? { geofenceIds: geofenceIds.filter((id): id is number => typeof id === 'number') } : {}),
-    attributes: parseAttributes(row.attributes),
+    attributes: parseAttributes(row.attributes, 'position.attributes', row.id),
   };
 }

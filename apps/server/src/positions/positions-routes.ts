@@ -1,8 +1,10 @@
 // GET /api/positions, Traccar's four forms:
 //   (no params)            latest position of every device the caller sees;
 //   deviceId               latest position of that device (0 or 1 element);
-//   deviceId + from + to   history by fixTime, capped at MAX_HISTORY_POSITIONS (reports rights);
-//   id (repeatable)        those positions, each device checked (reports rights).
+//   deviceId + from + to   history by fixTime, capped at MAX_HISTORY_POSITIONS (reports rights,
+//                          period at most report.periodLimit), produced in a report thread like
+//                          the route report it is (reports/report-endpoint.ts);
+//   id (repeatable)        those positions whose device the caller sees (reports rights).
 // Unlike Traccar, the latest positions are not limited to the last 90 days: a vehicle parked
 // for months must still show where it is.
 import type { FastifyInstance } from 'fastify';
@@ -11,10 +13,12 @@ import type { AppContext } from '../context.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { getServerRow } from '../server-info/server-repo.ts';
 import { accessDenied, badRequest, forbidden } from '../http/errors.ts';
-import { parseIsoInstant } from '../http/json.ts';
+import { parseAttributes, parseIsoInstant } from '../http/json.ts';
 import { idsParam, intParam, single, type Query } from '../access/list-params.ts';
 import { PositionsRepo } from './positions-repo.ts';
 import { positionToJson } from './position-json.ts';
+import { assertPeriodLimit } from '../reports/report-request.ts';
+import { positionHistory } from '../reports/report-endpoint.ts';
 
 export const reportsDisabled = () => forbidden('Reports are disabled - this account cannot view history or reports');
 
@@ -36,7 +40,7 @@ export async function positionsRoutes(app: FastifyInstance, ctx: AppContext): Pr
     if (user.disableReports === 1 || server.disableReports === 1) throw reportsDisabled();
   }
 
-  app.get<{ Querystring: Query }>('/api/positions', async (req) => {
+  app.get<{ Querystring: Query }>('/api/positions', async (req, reply) => {
     const user = requireUser(req);
     const q = req.query;
     const ids = idsParam(q, 'id');
@@ -45,11 +49,11 @@ export async function positionsRoutes(app: FastifyInstance, ctx: AppContext): Pr
     if (ids.length > 0) {
       await assertReports(user);
       const rows = await positions.byIds(ids);
-      if (user.administrator !== 1 && rows.length > 0) {
-        const visible = await ctx.visibility.deviceIds(user);
-        if (rows.some((r) => !visible.has(r.deviceId))) throw accessDenied.device();
-      }
-      return rows.map(positionToJson);
+      if (user.administrator === 1 || rows.length === 0) return rows.map(positionToJson);
+      // Positions of devices the caller cannot see are left out, like ids with no position,
+      // so the answer never tells "not yours" from "does not exist".
+      const visible = await ctx.visibility.deviceIds(user);
+      return rows.filter((r) => visible.has(r.deviceId)).map(positionToJson);
     }
 
     if (q.from !== undefined || q.to !== undefined) {
@@ -59,7 +63,8 @@ export async function positionsRoutes(app: FastifyInstance, ctx: AppContext): Pr
       if (from > to) throw badRequest('Invalid period - from must not be later than to');
       if (!(await ctx.visibility.canSeeDevice(user, deviceId))) throw accessDenied.device();
       await assertReports(user);
-      return (await positions.history(deviceId, from, to)).map(positionToJson);
+      assertPeriodLimit(from, to, parseAttributes((await getServerRow(ctx)).attributes), ctx.config.keys);
+      return reply.type('application/json; charset=utf-8').send(positionHistory(ctx, user, deviceId, from, to));
     }
 
     if (deviceId !== undefined) {

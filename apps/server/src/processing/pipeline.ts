@@ -31,8 +31,13 @@ export class Pipeline {
     private readonly statusEvents = false,
   ) {}
 
-  /** Processes one message; resolves once its position is stored (or known to be dropped). */
+  /**
+   * Processes one message; resolves once its position is stored (or known to be dropped).
+   * Rejects with IngestUnavailable, before anything about the device changes, when the writer
+   * holds all the positions it may (the database is behind or away): the device sends again later.
+   */
   async submit(message: DecodedMessage, receivedAt = Date.now()): Promise<SubmitResult> {
+    this.writer.admit();
     this.stats.received++;
     const entry = this.devices.get(message.uniqueId) ?? (await this.devices.find(message.uniqueId));
     if (!entry || !isUsable(entry, receivedAt)) {

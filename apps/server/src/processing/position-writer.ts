@@ -4,6 +4,14 @@
 // message's HTTP answer waits for the flush holding its position (`write` resolves after commit).
 // Flushes run one at a time, in order, through a WriteStore: the SQLite writer thread, or
 // the main connection on PostgreSQL (write-store.ts).
+//
+// A database that is away for a while (restart, cut connection, lock, full disk — see
+// storage/unavailable.ts) does not fail the positions: the flush keeps its batch and tries again
+// after 100 ms, 200 ms, … up to 5 s between attempts, and new positions queue behind it. What the
+// writer holds is bounded (`bufferLimit`, RASTRO_INGEST_BUFFER): once full, `admit` refuses new
+// messages until the database takes the backlog. Devices wait for their answer meanwhile — an
+// acknowledgement still means "committed". At shutdown `drain` waits a bounded time, then gives up
+// on what is left and says how much.
 import type { Position } from '@rastro/domain/entities';
 import type { AppContext } from '../context.ts';
 import { positionToJson } from '../positions/position-json.ts';
@@ -11,6 +19,8 @@ import { liveDeviceJson, type DeviceEntry } from './device-cache.ts';
 import type { EventDraft } from './event-draft.ts';
 import { putDraftValues, type PositionDraft } from './position-draft.ts';
 import { KyselyWriteStore, type WriteStore } from './write-store.ts';
+import { bufferFull, notStoredAtShutdown } from './ingest-unavailable.ts';
+import { isDatabaseUnavailable } from '../storage/unavailable.ts';
 import { POSITION_WIDTH, type FlushRequest } from './writer-protocol.ts';
 import { collectMotion, flattenStates, positionRef, type MotionWrite } from '../motion/motion-write.ts';
 
@@ -43,7 +53,22 @@ export interface WriterOptions {
   maxItems?: number;
   /** Where flushes go; by default the server's (`ctx.processing.store`), else the main connection. */
   store?: WriteStore;
+  /** Positions held at most (waiting and being written) before `admit` refuses messages; RASTRO_INGEST_BUFFER by default. */
+  bufferLimit?: number;
+  /** Back-off while the database is unavailable: the first wait, doubled after each failed attempt up to `retryMaxMs`. */
+  retryMinMs?: number;
+  retryMaxMs?: number;
+  /** How long `drain` waits (shutdown) before giving up on what the database has not taken. */
+  drainTimeoutMs?: number;
 }
+
+/** Back-off between attempts while the database is unavailable, and how long shutdown waits for it. */
+export const RETRY_MIN_MS = 100;
+export const RETRY_MAX_MS = 5_000;
+// Within main.ts's shutdown deadline (5 s), so the give-up is logged before the process exits.
+export const DRAIN_TIMEOUT_MS = 3_000;
+/** How often a continuing outage or a full buffer is logged again. */
+const REMIND_MS = 30_000;
 
 class Batch {
   readonly items: WriteItem[] = [];
@@ -70,14 +95,38 @@ class Batch {
 export class PositionWriter {
   private readonly intervalMs: number;
   private readonly maxItems: number;
+  private readonly bufferLimit: number;
+  private readonly retryMinMs: number;
+  private readonly retryMaxMs: number;
+  private readonly drainTimeoutMs: number;
+  /** The open batch new items join. */
   private current: Batch | null = null;
+  /** Batches that filled up while another was being written, oldest first. */
+  private readonly ready: Batch[] = [];
+  /** The batch being written (or waiting out its back-off). */
+  private inFlight: Batch | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private flushing = false;
   private kickWhenDone = false;
+  /** Since when flushes fail because the database is unavailable; null while they don't. */
+  private outageSince: number | null = null;
+  private lastReminder = 0;
+  private lastFullWarning = 0;
+  /** Ends the back-off wait of the batch in flight early (drain giving up). */
+  private wake: (() => void) | null = null;
+  /** Set once `drain` gave up on the database: nothing more is taken. */
+  private stopped = false;
   private readonly listeners: Array<(batch: FlushedBatch) => void> = [];
   readonly store: WriteStore;
   /** Totals since start, for the benchmark and logs. */
-  readonly stats = { flushes: 0, positions: 0, deviceUpdates: 0, failures: 0, commitMs: 0, maxCommitMs: 0 };
+  readonly stats = {
+    flushes: 0, positions: 0, deviceUpdates: 0, failures: 0, commitMs: 0, maxCommitMs: 0,
+    /** Flush attempts that found the database unavailable (each was retried). */
+    retries: 0,
+    /** Messages refused because the buffer was full. */
+    refused: 0,
+    /** Positions given up at shutdown while the database was unavailable. */
+    abandoned: 0,
+  };
 
   constructor(
     private readonly ctx: AppContext,
@@ -85,11 +134,48 @@ export class PositionWriter {
   ) {
     this.intervalMs = options.intervalMs ?? 25;
     this.maxItems = options.maxItems ?? 1000;
+    this.bufferLimit = options.bufferLimit ?? ctx.config.ingestBuffer;
+    this.retryMinMs = options.retryMinMs ?? RETRY_MIN_MS;
+    this.retryMaxMs = Math.max(this.retryMinMs, options.retryMaxMs ?? RETRY_MAX_MS);
+    this.drainTimeoutMs = options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS;
     this.store = options.store ?? ctx.processing?.store ?? new KyselyWriteStore(ctx);
+  }
+
+  /** Positions held now: waiting for a flush or being written. */
+  get buffered(): number {
+    let n = (this.inFlight?.items.length ?? 0) + (this.current?.items.length ?? 0);
+    for (const batch of this.ready) n += batch.items.length;
+    return n;
+  }
+
+  /** True while flushes fail because the database is unavailable (they are being retried). */
+  get waitingForDatabase(): boolean {
+    return this.outageSince !== null;
+  }
+
+  /**
+   * Called before a message is processed: throws IngestUnavailable when no position may be
+   * taken now (the buffer is full, or shutdown gave up on the database). Positions of messages
+   * already admitted are always taken, so the buffer may pass its limit by those few.
+   */
+  admit(): void {
+    if (this.stopped) throw notStoredAtShutdown();
+    if (this.buffered < this.bufferLimit) return;
+    this.stats.refused++;
+    const now = Date.now();
+    if (now - this.lastFullWarning >= REMIND_MS) {
+      this.lastFullWarning = now;
+      this.ctx.log.warn(
+        { buffered: this.buffered, limit: this.bufferLimit, refused: this.stats.refused, waitingForDatabase: this.waitingForDatabase },
+        'ingest buffer full: device messages are refused until the database catches up',
+      );
+    }
+    throw bufferFull(this.bufferLimit);
   }
 
   /** Queues a position (and its device's state); resolves once it is committed. */
   write(item: WriteItem): Promise<void> {
+    if (this.stopped) return refused();
     const batch = this.batch();
     batch.items.push(item);
     batch.devices.add(item.entry);
@@ -102,6 +188,7 @@ export class PositionWriter {
    * events that have no position (deviceOnline/Unknown, deviceInactive), if any.
    */
   touch(entry: DeviceEntry, events?: readonly EventDraft[]): Promise<void> {
+    if (this.stopped) return refused();
     const batch = this.batch();
     batch.devices.add(entry);
     if (events) for (const event of events) batch.deviceEvents.push({ entry, event });
@@ -114,23 +201,38 @@ export class PositionWriter {
     this.listeners.push(listener);
   }
 
-  /** Writes whatever is queued and waits until the queue is empty (shutdown, tests). */
-  async drain(): Promise<void> {
-    while (this.current || this.flushing) {
-      const pending = this.current?.done;
+  /**
+   * Writes whatever is queued and waits until the queue is empty (shutdown, tests) — at most
+   * `timeoutMs`: past that (the database is away) what is left is given up, and logged.
+   */
+  async drain(timeoutMs = this.drainTimeoutMs): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.current || this.ready.length > 0 || this.inFlight) {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        this.giveUp(timeoutMs);
+        return;
+      }
+      const last = this.current ?? this.ready.at(-1) ?? this.inFlight!;
       this.kick();
-      if (pending) await pending.catch(() => undefined);
-      else await new Promise((r) => setTimeout(r, 1));
+      await settledWithin(last.done, left);
     }
   }
 
   private batch(): Batch {
+    // While a flush is under way (or waiting for the database), a full batch is closed and the
+    // next one opened: each transaction stays within maxItems, however long the wait.
+    const open = this.current;
+    if (open && this.inFlight && open.size >= this.maxItems) {
+      this.ready.push(open);
+      this.current = null;
+    }
     return (this.current ??= new Batch());
   }
 
   private schedule(batch: Batch): void {
     if (batch.size >= this.maxItems) this.kick();
-    else if (!this.timer && !this.flushing) this.timer = setTimeout(() => this.kick(), this.intervalMs);
+    else if (!this.timer && !this.inFlight) this.timer = setTimeout(() => this.kick(), this.intervalMs);
   }
 
   private kick(): void {
@@ -138,18 +240,25 @@ export class PositionWriter {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.flushing) {
+    if (this.inFlight) {
       this.kickWhenDone = true;
       return;
     }
-    const batch = this.current;
+    const batch = this.ready.shift() ?? this.current;
     if (!batch) return;
-    this.current = null;
-    this.flushing = true;
+    if (batch === this.current) this.current = null;
+    this.inFlight = batch;
     void this.flush(batch).finally(() => {
-      this.flushing = false;
+      this.inFlight = null;
+      if (this.ready.length > 0) {
+        this.kick();
+        return;
+      }
       const next = this.current;
-      if (!next) return;
+      if (!next) {
+        this.kickWhenDone = false;
+        return;
+      }
       if (this.kickWhenDone || next.size >= this.maxItems) {
         this.kickWhenDone = false;
         this.kick();
@@ -161,21 +270,34 @@ export class PositionWriter {
   }
 
   private async flush(batch: Batch): Promise<void> {
-    const started = performance.now();
-    try {
-      await this.commit(batch);
-    } catch (error) {
-      // A device deleted while its positions waited makes the insert fail (foreign key);
-      // drop that device's items and try once more so the other devices are not lost.
-      const retried = await this.retryWithoutRemovedDevices(batch, error);
-      if (!retried) {
-        this.stats.failures++;
-        this.ctx.log.error({ err: error }, 'position writer flush failed');
-        batch.reject(error);
-        return;
+    let delay = this.retryMinMs;
+    let took: number;
+    for (;;) {
+      const started = performance.now();
+      try {
+        await this.commitOrDropRemoved(batch);
+        took = performance.now() - started;
+        break;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) {
+          this.endOutage();
+          this.stats.failures++;
+          this.ctx.log.error({ err: error }, 'position writer flush failed');
+          batch.reject(error);
+          return;
+        }
+        if (!this.stopped) {
+          this.noteOutage(error, delay);
+          await this.pause(delay);
+          delay = Math.min(delay * 2, this.retryMaxMs);
+        }
+        if (this.stopped) {
+          this.abandon(batch);
+          return;
+        }
       }
     }
-    const took = performance.now() - started;
+    this.endOutage();
     this.stats.commitMs += took;
     this.stats.maxCommitMs = Math.max(this.stats.maxCommitMs, took);
     this.stats.flushes++;
@@ -187,6 +309,18 @@ export class PositionWriter {
       this.publish(batch);
     } catch (error) {
       this.ctx.log.error({ err: error }, 'live publish after flush failed');
+    }
+  }
+
+  /** Commits the batch; on a foreign-key failure, once more without the devices removed meanwhile. */
+  private async commitOrDropRemoved(batch: Batch): Promise<void> {
+    try {
+      await this.commit(batch);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
+      // A device deleted while its positions waited makes the insert fail (foreign key);
+      // drop that device's items and try once more so the other devices are not lost.
+      if (!(await this.retryWithoutRemovedDevices(batch, error))) throw error;
     }
   }
 
@@ -207,9 +341,83 @@ export class PositionWriter {
       await this.commit(batch);
       return true;
     } catch (error) {
+      // The database went away in between: the whole flush waits and tries again.
+      if (isDatabaseUnavailable(error)) throw error;
       this.ctx.log.error({ err: error, firstError }, 'position writer retry failed');
       return false;
     }
+  }
+
+  private noteOutage(error: unknown, delay: number): void {
+    this.stats.retries++;
+    const now = Date.now();
+    if (this.outageSince === null) {
+      this.outageSince = now;
+      this.lastReminder = now;
+      this.ctx.log.warn(
+        { err: error, buffered: this.buffered, limit: this.bufferLimit, retryInMs: delay },
+        'database unavailable: the position writer keeps its positions and retries',
+      );
+    } else if (now - this.lastReminder >= REMIND_MS) {
+      this.lastReminder = now;
+      this.ctx.log.warn(
+        { err: error, downMs: now - this.outageSince, buffered: this.buffered, limit: this.bufferLimit, refused: this.stats.refused },
+        'database still unavailable: the position writer keeps retrying',
+      );
+    }
+  }
+
+  private endOutage(): void {
+    if (this.outageSince === null) return;
+    this.ctx.log.info(
+      { downMs: Date.now() - this.outageSince, retries: this.stats.retries, refused: this.stats.refused, buffered: this.buffered },
+      'database available again: the position writer resumed',
+    );
+    this.outageSince = null;
+  }
+
+  /** Waits `ms`, or less when drain gives up meanwhile. */
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  /** Drain ran out of time: stop taking positions and fail every batch still waiting. */
+  private giveUp(timeoutMs: number): void {
+    this.stopped = true;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const waiting = [...this.ready, ...(this.current ? [this.current] : [])];
+    this.ready.length = 0;
+    this.current = null;
+    // The batch in flight fails at its next attempt: at once when it is waiting out a back-off;
+    // one being written right now may still commit.
+    const inFlight = this.inFlight?.items.length ?? 0;
+    const backingOff = this.wake !== null;
+    const notStored = waiting.reduce((n, b) => n + b.items.length, 0) + (backingOff ? inFlight : 0);
+    const stillWriting = backingOff ? 0 : inFlight;
+    for (const batch of waiting) this.abandon(batch);
+    this.wake?.();
+    this.ctx.log.error(
+      { notStored, stillWriting, waitedMs: timeoutMs, waitingForDatabase: this.waitingForDatabase },
+      `position writer stopped waiting for the database: ${notStored} positions were not stored` +
+        (stillWriting > 0 ? ` (${stillWriting} more were still being written)` : ''),
+    );
+  }
+
+  private abandon(batch: Batch): void {
+    this.stats.failures++;
+    this.stats.abandoned += batch.items.length;
+    batch.reject(notStoredAtShutdown());
   }
 
   /** One transaction: positions (ids back in order), events, device rows. */
@@ -285,4 +493,23 @@ export class PositionWriter {
       ...(positions.length > 0 ? { positions } : {}),
     });
   }
+}
+
+/** A promise already failed, without an unhandled rejection should nobody await it. */
+function refused(): Promise<void> {
+  const p = Promise.reject(notStoredAtShutdown());
+  p.catch(() => undefined);
+  return p;
+}
+
+/** Waits for `promise` to settle, or `ms`, whichever comes first. */
+function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    promise.then(done, done);
+  });
 }

@@ -6,20 +6,15 @@
 // A thread that dies (uncaught error, out of memory, terminate) fails the flushes it had —
 // their devices get a 5xx — and is logged; the next flush starts a new one. The thread only
 // holds the process open while it has work.
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
+import { startTypeScriptWorker } from '../threads/typescript-worker.ts';
 import type { FlushRequest, FlushResult, FromWriterThread, ToWriterThread, WriterThreadInit } from './writer-protocol.ts';
 import { sqliteWriterStatements } from './writer-sql.ts';
 import type { WriteStore } from './write-store.ts';
 
 const WORKER_FILE = fileURLToPath(new URL('./sqlite-writer-worker.ts', import.meta.url));
-// The server runs from TypeScript through tsx. Its ESM hooks do not reach worker threads on
-// Node 20, so the thread loads tsx's CommonJS hook first and then requires the worker file.
-const BOOTSTRAP = `const { workerData } = require('node:worker_threads');
-require(workerData.loader);
-require(workerData.entry);`;
 
 interface Pending {
   resolve: (result: FlushResult) => void;
@@ -96,15 +91,13 @@ export class SqliteWriteStore implements WriteStore {
   /** Starts a thread unless one is running; resolves when it is ready. */
   private spawn(): Promise<void> {
     if (this.worker && this.ready) return this.ready;
-    const workerData: WriterThreadInit & { loader: string; entry: string } = {
+    const init: WriterThreadInit = {
       file: this.file,
       statements: sqliteWriterStatements(),
       busyTimeoutMs: this.options.busyTimeoutMs ?? 5000,
       checkpointEvery: Math.max(1, this.options.checkpointEvery ?? 8),
-      loader: createRequire(import.meta.url).resolve('tsx/cjs'),
-      entry: WORKER_FILE,
     };
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData, execArgv: [] });
+    const worker = startTypeScriptWorker(WORKER_FILE, init);
     this.stats.threads++;
     this.worker = worker;
     this.starting++;

@@ -9,11 +9,17 @@
 // Audience changes (ctx.changes) read the database; they run one at a time on `serial`, and
 // while one is waiting, incoming batches are held back and delivered right after it, so a
 // position published after a permission change always reaches the new audience.
+//
+// Each socket remembers the credential it was opened with (cookie session, token, password).
+// Whatever ends credentials (logout, password change or reset, token revocation) publishes a
+// `user` change (auth/credential-changes.ts); on it, every socket of that user whose credential
+// no longer holds is closed - on every instance, since the bus carries the change.
 import type { Device, Event } from '@rastro/domain/entities';
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../users/user-json.ts';
 import { accountRefusal } from '../auth/authenticate.ts';
+import { credentialStillValid, type Credential } from '../auth/credential.ts';
 import { Audience, type Gains } from './audience.ts';
 import type { Change } from './changes.ts';
 import type { LiveBatch, UserEvent } from './live.ts';
@@ -27,6 +33,8 @@ export interface HubOptions {
 interface Client {
   socket: WebSocket;
   userId: number;
+  /** What the socket was opened with; it closes when that ends. */
+  credential: Credential | null;
   /** Messages that arrived while the connect snapshot was being read; null once live. */
   pending: string[] | null;
   /** Asked for raw device traffic with `{"logs":true}`. */
@@ -75,12 +83,12 @@ export class SocketHub {
   }
 
   /** A socket of an authenticated user opened: follow the user, then send the latest positions. */
-  async attach(socket: WebSocket, user: UserRow): Promise<void> {
+  async attach(socket: WebSocket, user: UserRow, credential: Credential | null = null): Promise<void> {
     if (this.closed) {
       socket.close(1001, 'Server shutting down');
       return;
     }
-    const client: Client = { socket, userId: user.id, pending: [], logs: false };
+    const client: Client = { socket, userId: user.id, credential, pending: [], logs: false };
     let set = this.clients.get(user.id);
     if (!set) this.clients.set(user.id, (set = new Set()));
     set.add(client);
@@ -296,6 +304,7 @@ export class SocketHub {
     if (!user) return this.closeUser(userId, 'User deleted');
     const refusal = accountRefusal(user);
     if (refusal) return this.closeUser(userId, 'Account disabled');
+    await this.closeEndedCredentials(user);
     const gained = await this.audience.recompute(user);
     if (gained.length > 0) await this.sendGains(new Map([[userId, gained]]), true);
   }
@@ -311,6 +320,22 @@ export class SocketHub {
         if (devices.length > 0) this.write(c, JSON.stringify({ devices }));
         if (positions.length > 0) this.write(c, JSON.stringify({ positions }));
       }
+    }
+  }
+
+  /** Closes the user's sockets whose session, token or password no longer holds. */
+  private async closeEndedCredentials(user: UserRow): Promise<void> {
+    // Several sockets of one browser share a session: check each credential once.
+    const checked = new Map<string, Promise<boolean>>();
+    for (const client of [...(this.clients.get(user.id) ?? [])]) {
+      const credential = client.credential;
+      if (!credential) continue;
+      const key = credential.kind === 'session' ? `s:${credential.sessionId}` : credential.kind === 'token' ? `t:${credential.token}` : 'p';
+      let valid = checked.get(key);
+      if (!valid) checked.set(key, (valid = credentialStillValid(this.ctx, credential, user)));
+      if (await valid) continue;
+      this.detach(client);
+      client.socket.close(1008, 'Credentials ended');
     }
   }
 

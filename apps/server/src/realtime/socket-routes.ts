@@ -1,6 +1,7 @@
 // `GET /api/socket`: Traccar's live socket. Authenticated by `?token=` (a signed login token)
 // or by the cookie session with the usual Origin check; anything else refuses the upgrade
-// with 401. The hub (socket-hub.ts) does the rest.
+// with 401. The hub (socket-hub.ts) does the rest, and remembers the credential the socket
+// was opened with so the socket closes when it ends (logout, password change, revocation).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sendUnauthorized, tokenLogin } from '../auth/authenticate.ts';
@@ -27,14 +28,16 @@ export async function socketRoutes(app: FastifyInstance, ctx: AppContext): Promi
       preHandler: async (req, reply) => {
         const token = (req.query as { token?: unknown }).token;
         if (typeof token === 'string' && token !== '') {
-          req.user = (await tokenLogin(ctx, token)).user;
+          const login = await tokenLogin(ctx, token);
+          req.user = login.user;
+          req.credential = login.credential;
           return;
         }
         if (!req.user) return sendUnauthorized(req, reply);
       },
     },
     (socket, req) => {
-      void hub.attach(socket, req.user!).catch((error: unknown) => {
+      void hub.attach(socket, req.user!, req.credential).catch((error: unknown) => {
         ctx.log.error({ err: error }, 'socket: attach failed');
         socket.close(1011, 'Server error');
       });

@@ -4,92 +4,87 @@
 // GET /api/reports/<name>/xlsx always answers the spreadsheet (Traccar's path form);
 // GET /api/reports/<name>/mail answers 204 at once and e-mails the spreadsheet to the caller.
 //
-// To add a kind (trips and stops do this from their own files):
+// To add a kind (trips and stops do this from their own files; see report-kind.ts):
 //
 //   registerReportKind(app, ctx, {
 //     name: 'trips',
-//     async open(request) {                  // validate kind-specific params here (throw badRequest)
+//     check(params) { ... },                 // kind-specific params, on the request thread (throw badRequest)
+//     async open(request) {                  // in a report thread
 //       return (device) => tripsOf(device);  // AsyncIterable of items for one device, in order
 //     },
 //     toJson: (item) => ({ ... }),           // the OpenAPI shape (ReportTrips)
 //     sheet: { title: 'reportTrips', perDevice: true, columns: [ { header: 'startTime', kind: 'time', value: (t, f) => f.time(t.startTime) }, ... ] },
 //   });
+// and list it in report-kinds.ts, where the report threads look kinds up.
 //
-// Common checks (session, disableReports, from/to, device and group visibility) happen in
-// `readReportRequest` before `open`, so every kind answers bad input the same way.
-import { Readable } from 'node:stream';
+// Common checks (session, disableReports, from/to, period limit, device and group visibility)
+// happen in `readReportRequest` before `check`, so every kind answers bad input the same way,
+// at once; the answer itself is produced in a report thread (report-pool.ts).
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { readReportRequest, type ReportRequest } from './report-request.ts';
-import type { ReportDevice } from './reports-repo.ts';
-import { XLSX_TYPE, fileName, formatter, xlsxStream, type SheetLayout } from './xlsx.ts';
-
-export interface ReportKind<T> {
-  /** Path segment under /api/reports. */
-  name: string;
-  /** Reads the kind's own parameters (may throw ApiError) and returns the per-device producer. */
-  open(request: ReportRequest): Promise<(device: ReportDevice) => AsyncIterable<T>>;
-  toJson(item: T): unknown;
-  sheet: SheetLayout<T>;
-}
+import type { ReportKind } from './report-kind.ts';
+import { readReportRequest, reportPrefs, type ReportParams, type ReportUser } from './report-request.ts';
+import { reportPool } from './report-pool.ts';
+import { XLSX_TYPE, fileName, formatter } from './xlsx.ts';
 
 /** True when the client asks for the spreadsheet (Accept names the xlsx type). */
 export function wantsXlsx(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').toLowerCase().includes(XLSX_TYPE);
 }
 
-/** JSON array text, produced item by item in ~64 KB pieces. */
-async function* jsonArray<T>(devices: ReportDevice[], rows: (d: ReportDevice) => AsyncIterable<T>, toJson: (item: T) => unknown): AsyncGenerator<string> {
-  let buffer = '[';
-  let first = true;
-  for (const device of devices) {
-    for await (const item of rows(device)) {
-      buffer += (first ? '' : ',') + JSON.stringify(toJson(item));
-      first = false;
-      if (buffer.length >= 65_536) {
-        yield buffer;
-        buffer = '';
-      }
-    }
-  }
-  yield `${buffer}]`;
-}
-
 async function answer<T>(ctx: AppContext, kind: ReportKind<T>, req: FastifyRequest, reply: FastifyReply, xlsx: boolean) {
-  const request = await readReportRequest(ctx, req);
-  const rows = await kind.open(request);
+  const params = await readReportRequest(ctx, req);
+  kind.check?.(params);
+  const stream = reportPool(ctx).stream(params.user.id, { kind: kind.name, format: xlsx ? 'xlsx' : 'json', params });
   if (xlsx) {
-    const f = formatter(request.prefs);
-    const name = fileName(f.text(kind.sheet.title), request.from, request.to, request.prefs.timeZone);
-    const stream = xlsxStream({ layout: kind.sheet, prefs: request.prefs, devices: request.devices, rows });
+    const f = formatter(params.prefs);
+    const name = fileName(f.text(kind.sheet.title), params.from, params.to, params.prefs.timeZone);
     return reply.type(XLSX_TYPE).header('Content-Disposition', `attachment; filename="${name}"`).send(stream);
   }
-  return reply.type('application/json; charset=utf-8').send(Readable.from(jsonArray(request.devices, rows, kind.toJson)));
+  return reply.type('application/json; charset=utf-8').send(stream);
 }
 
-/** Builds the spreadsheet in the background and mails it to the caller (Traccar's `/mail`: 204 now, mail later). */
+/** Builds the spreadsheet in a report thread and mails it to the caller (Traccar's `/mail`: 204 now, mail later). */
 async function mail<T>(ctx: AppContext, kind: ReportKind<T>, req: FastifyRequest, reply: FastifyReply) {
-  const request = await readReportRequest(ctx, req);
-  const rows = await kind.open(request);
-  const f = formatter(request.prefs);
+  const params = await readReportRequest(ctx, req);
+  kind.check?.(params);
+  const f = formatter(params.prefs);
   const title = f.text(kind.sheet.title);
-  const name = fileName(title, request.from, request.to, request.prefs.timeZone);
-  const deliver = async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of xlsxStream({ layout: kind.sheet, prefs: request.prefs, devices: request.devices, rows })) chunks.push(chunk as Buffer);
-    await ctx.mailer.send({
-      to: request.user.email,
+  const name = fileName(title, params.from, params.to, params.prefs.timeZone);
+  reportPool(ctx).mail(params.user.id, { kind: kind.name, format: 'xlsx', params }, (content) =>
+    ctx.mailer.send({
+      to: params.user.email,
       subject: title,
       text: `${title}: ${name}`,
-      attachments: [{ filename: name, content: Buffer.concat(chunks), contentType: XLSX_TYPE }],
-    });
-  };
-  deliver().catch((error: unknown) => ctx.log.error({ err: error, report: kind.name }, 'report mail failed'));
+      attachments: [{ filename: name, content, contentType: XLSX_TYPE }],
+    }),
+  );
   return reply.code(204).send();
 }
 
 export function registerReportKind<T>(app: FastifyInstance, ctx: AppContext, kind: ReportKind<T>): void {
+  // Made with the routes, so the server's shutdown closes it (its threads start on first use).
+  reportPool(ctx);
   app.get(`/api/reports/${kind.name}`, async (req, reply) => answer(ctx, kind, req, reply, wantsXlsx(req)));
   app.get(`/api/reports/${kind.name}/xlsx`, async (req, reply) => answer(ctx, kind, req, reply, true));
   app.get(`/api/reports/${kind.name}/mail`, async (req, reply) => mail(ctx, kind, req, reply));
+}
+
+/**
+ * Position history (GET /api/positions?deviceId&from&to, checked by the caller) as a stream
+ * of its JSON array: the route report of that one device, run in a report thread like every
+ * report and counted in the caller's report limit.
+ */
+export function positionHistory(ctx: AppContext, user: ReportUser, deviceId: number, from: number, to: number): Readable {
+  const params: ReportParams = {
+    user: { id: user.id, administrator: user.administrator, email: user.email },
+    devices: [{ id: deviceId, name: '', groupId: null, attributes: '{}' }],
+    from,
+    to,
+    query: {},
+    // Unused by a JSON answer.
+    prefs: reportPrefs({}, {}),
+  };
+  return reportPool(ctx).stream(user.id, { kind: 'route', format: 'json', params });
 }

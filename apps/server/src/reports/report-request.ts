@@ -1,7 +1,11 @@
-// What every report request shares: its period (`from`, `to`: ISO with offset, from <= to),
-// the devices it covers (repeated `deviceId` and `groupId`, groups expanded to their
-// subgroups' devices; neither → every visible device), the caller's right to reports, and the
-// preferences a spreadsheet is written in (language, time zone, units).
+// What every report request shares: its period (`from`, `to`: ISO with offset, from <= to, no
+// longer than `report.periodLimit`), the devices it covers (repeated `deviceId` and `groupId`,
+// groups expanded to their subgroups' devices; neither → every visible device), the caller's
+// right to reports, and the preferences a spreadsheet is written in (language, time zone, units).
+//
+// These checks run on the request thread and answer bad input at once; what they produce
+// (`ReportParams`, plain values) is handed to a report thread (report-pool.ts), which adds its
+// own database connection and settings lookup to make the `ReportRequest` producers read from.
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, normalizeLanguage, type Language } from '@rastro/domain/language';
 import { resolveDistanceUnit, resolveSpeedUnit, type DistanceUnit, type SpeedUnit } from '@rastro/domain/units';
@@ -9,10 +13,12 @@ import { isTimeZone } from '@rastro/domain/report-days';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../users/user-json.ts';
 import { requireUser } from '../auth/authenticate.ts';
-import { getServerRow, type ServerRow } from '../server-info/server-repo.ts';
+import { getServerRow } from '../server-info/server-repo.ts';
 import { badRequest, forbidden } from '../http/errors.ts';
 import { parseAttributes, parseIsoInstant } from '../http/json.ts';
 import { idsParam, single, type Query } from '../access/list-params.ts';
+import { CONFIG_KEY_DEFAULTS } from '../events/config-keys.ts';
+import { asNumber, type AttributeLookup } from '../events/attribute-lookup.ts';
 import { deviceIdsInGroups, devicesByIds, type ReportDevice } from './reports-repo.ts';
 
 /** The same refusal as position history (Traccar's disableReports restriction). */
@@ -25,16 +31,28 @@ export interface ReportPrefs {
   distanceUnit: DistanceUnit;
 }
 
-export interface ReportRequest {
-  ctx: AppContext;
-  user: UserRow;
-  server: ServerRow;
+/** What a report needs of its caller. */
+export type ReportUser = Pick<UserRow, 'id' | 'administrator' | 'email'>;
+
+/** A checked report request as plain values (sent to a report thread as they are). */
+export interface ReportParams {
+  user: ReportUser;
   /** Covered devices, by name then id. */
   devices: ReportDevice[];
   from: number;
   to: number;
   query: Query;
   prefs: ReportPrefs;
+}
+
+/** What report producers read through: the database (a report thread's own connection). */
+export type ReportContext = Pick<AppContext, 'storage'>;
+
+/** A request as the producers see it, in a report thread. */
+export interface ReportRequest extends ReportParams {
+  ctx: ReportContext;
+  /** Per-device settings as Traccar looks them up (device, groups, server, configuration), loaded for this job. */
+  lookup: AttributeLookup;
 }
 
 /** Parses an ISO instant parameter; missing or malformed → 400 naming it. */
@@ -53,6 +71,35 @@ export function parsePeriod(query: Query): { from: number; to: number } {
   const to = periodBound(query, 'to');
   if (from > to) throw badRequest('Invalid period - from must not be later than to');
   return { from, to };
+}
+
+/**
+ * `report.periodLimit` in seconds (0 = none): the server attribute when set, else the
+ * configuration (RASTRO_REPORT_PERIOD_LIMIT), else the built-in 366 days.
+ */
+export function periodLimitSeconds(serverAttributes: Record<string, unknown>, configKeys: Record<string, unknown>): number {
+  for (const value of [serverAttributes['report.periodLimit'], configKeys['report.periodLimit']]) {
+    const seconds = asNumber(value);
+    if (seconds !== undefined && seconds >= 0) return seconds;
+  }
+  return CONFIG_KEY_DEFAULTS['report.periodLimit'];
+}
+
+/** Refuses a period longer than `report.periodLimit` (reports and position history alike). */
+export function assertPeriodLimit(from: number, to: number, serverAttributes: Record<string, unknown>, configKeys: Record<string, unknown>): void {
+  const limit = periodLimitSeconds(serverAttributes, configKeys);
+  if (limit > 0 && to - from > limit * 1000) {
+    const days = limit / 86_400;
+    const readable = days >= 1 ? ` (${Number.isInteger(days) ? days : days.toFixed(1)} days)` : '';
+    throw badRequest(`Invalid period - reports cover at most ${limit} seconds${readable}; ask for a shorter period`);
+  }
+}
+
+/** `path` of summary, trips and stops (not a Traccar parameter): `fast` (default) or `slow`, the full replay the tests compare with. */
+export function pathParam(query: Query): 'fast' | 'slow' {
+  const path = single(query, 'path') ?? 'fast';
+  if (path !== 'fast' && path !== 'slow') throw badRequest('Invalid path - fast or slow');
+  return path;
 }
 
 /** First language of an Accept-Language header we ship, by quality then order. */
@@ -97,17 +144,14 @@ export function reportPrefs(userAttributes: Record<string, unknown>, serverAttri
 }
 
 /** Reads and checks everything common to report requests; throws ApiError (400) on bad input or refusal. */
-export async function readReportRequest(ctx: AppContext, req: FastifyRequest): Promise<ReportRequest> {
+export async function readReportRequest(ctx: AppContext, req: FastifyRequest): Promise<ReportParams> {
   const user = requireUser(req);
   const query = (req.query ?? {}) as Query;
   const server = await getServerRow(ctx);
   if (user.administrator !== 1 && (user.disableReports === 1 || server.disableReports === 1)) throw reportsDisabled();
   const { from, to } = parsePeriod(query);
   const serverAttributes = parseAttributes(server.attributes);
-  const limit = Number(serverAttributes['report.periodLimit']);
-  if (Number.isFinite(limit) && limit > 0 && to - from > limit * 1000) {
-    throw badRequest(`Invalid period - reports cover at most ${limit} seconds`);
-  }
+  assertPeriodLimit(from, to, serverAttributes, ctx.config.keys);
   const deviceIds = idsParam(query, 'deviceId');
   const groupIds = idsParam(query, 'groupId');
   const visible = await ctx.visibility.deviceIds(user);
@@ -120,5 +164,5 @@ export async function readReportRequest(ctx: AppContext, req: FastifyRequest): P
   }
   const devices = wanted.length > 0 ? await devicesByIds(ctx.storage.db, wanted) : [];
   const prefs = reportPrefs(parseAttributes(user.attributes), serverAttributes, req.headers['accept-language']);
-  return { ctx, user, server, devices, from, to, query, prefs };
+  return { user: { id: user.id, administrator: user.administrator, email: user.email }, devices, from, to, query, prefs };
 }

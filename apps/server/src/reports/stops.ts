@@ -2,7 +2,8 @@
 // OpenAPI ReportStops), from the motion feature's segments (motion/motion-report.ts).
 import type { ReportStop } from '@rastro/domain/reports';
 import { toIso } from '../http/json.ts';
-import type { ReportKind } from './report-endpoint.ts';
+import type { ReportKind } from './report-kind.ts';
+import { pathParam } from './report-request.ts';
 import { openMotionReport, type MotionItem } from './trips-stops-common.ts';
 
 /** Engine hours of a stop: the `hours` delta when both ends have it (ms). */
@@ -31,6 +32,7 @@ export function stopToJson(s: MotionItem): ReportStop {
 
 export const stopsReport: ReportKind<MotionItem> = {
   name: 'stops',
+  check: (params) => void pathParam(params.query),
   open: (request) => openMotionReport(request, 'stop'),
   toJson: stopToJson,
   sheet: {

@@ -10,7 +10,7 @@
 import type { ReportSummary } from '@rastro/domain/reports';
 import type { Kysely } from 'kysely';
 import { knotsFromMps } from '@rastro/domain/units';
-import { splitByDay } from '@rastro/domain/report-days';
+import { splitByDay, type DayPeriod } from '@rastro/domain/report-days';
 import type { Database } from '../storage/schema.ts';
 import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes, toIso } from '../http/json.ts';
@@ -164,6 +164,26 @@ export async function summaryFast(db: Db, device: ReportDevice, from: number, to
 
 export type SummaryMode = 'fast' | 'scan';
 
+/** Days split at once: a long period (the period limit off) gives its first rows at once, not after splitting all of it. */
+const DAYS_PER_SPLIT = 40;
+
+/** The local days of [from, to] (splitByDay's pieces), split a few weeks at a time. */
+export function* localDays(from: number, to: number, timeZone: string): Generator<DayPeriod> {
+  let start = from;
+  for (;;) {
+    const end = Math.min(to, start + DAYS_PER_SPLIT * 86_400_000);
+    const days = splitByDay(start, end, timeZone);
+    if (end === to) {
+      yield* days;
+      return;
+    }
+    // The window's last day may be cut short: it starts the next window instead.
+    const last = days.pop()!;
+    yield* days;
+    start = last.from;
+  }
+}
+
 /** Summary rows of the devices: one per device with positions, or one per device per local day. */
 export async function* summaryRows(
   db: Db,
@@ -175,10 +195,9 @@ export async function* summaryRows(
   daily: { timeZone: string } | null,
   mode: SummaryMode = 'fast',
 ): AsyncGenerator<SummaryItem> {
-  const periods = daily ? splitByDay(from, to, daily.timeZone) : [{ from, to }];
   for (const device of devices) {
     const options = typeof settings === 'function' ? settings(device) : summaryOptions(device, settings);
-    for (const p of periods) {
+    for (const p of daily ? localDays(from, to, daily.timeZone) : [{ from, to }]) {
       const item = mode === 'scan' ? await summaryByScan(db, device, p.from, p.to, options) : await summaryFast(db, device, p.from, p.to, options);
       if (item) yield item;
     }

@@ -2,14 +2,11 @@
 // the segment stream of one device (motion/motion-report.ts). Requested devices the caller
 // cannot see were already left out by readReportRequest, as for every report (Traccar keeps
 // only the accessible devices of the request, silently).
-import { badRequest } from '../http/errors.ts';
-import { single } from '../access/list-params.ts';
 import { parseAttributes } from '../http/json.ts';
-import { attributeLookup } from '../events/attribute-lookup.ts';
 import { deviceMotionConfig, segmentOptions } from '../motion/motion-step.ts';
 import { lateIdsOf, motionSegmentsOf, motionStatesOf, prepareFast, type ReportPath } from '../motion/motion-report.ts';
 import type { SegmentRecord } from '../motion/segments.ts';
-import type { ReportRequest } from './report-request.ts';
+import { pathParam, type ReportRequest } from './report-request.ts';
 import type { ReportDevice } from './reports-repo.ts';
 
 export interface MotionItem extends SegmentRecord {
@@ -23,11 +20,8 @@ export interface MotionItem extends SegmentRecord {
  * the default fast path with).
  */
 export async function openMotionReport(request: ReportRequest, kind: 'trip' | 'stop'): Promise<(device: ReportDevice) => AsyncIterable<MotionItem>> {
-  const wanted = single(request.query, 'path') ?? 'fast';
-  if (wanted !== 'fast' && wanted !== 'slow') throw badRequest('Invalid path - fast or slow');
-  const path: ReportPath = wanted;
-  const lookup = attributeLookup(request.ctx);
-  await lookup.start();
+  const path: ReportPath = pathParam(request.query);
+  const lookup = request.lookup;
   const db = request.ctx.storage.db;
   const ids = request.devices.map((d) => d.id);
   const states = path === 'fast' ? await motionStatesOf(db, ids) : undefined;

@@ -3,7 +3,8 @@
 import type { ReportTrip } from '@rastro/domain/reports';
 import { knotsFromMps } from '@rastro/domain/units';
 import { toIso } from '../http/json.ts';
-import type { ReportKind } from './report-endpoint.ts';
+import type { ReportKind } from './report-kind.ts';
+import { pathParam } from './report-request.ts';
 import { openMotionReport, type MotionItem } from './trips-stops-common.ts';
 
 export function tripToJson(t: MotionItem): ReportTrip {
@@ -35,6 +36,7 @@ export function tripToJson(t: MotionItem): ReportTrip {
 
 export const tripsReport: ReportKind<MotionItem> = {
   name: 'trips',
+  check: (params) => void pathParam(params.query),
   open: (request) => openMotionReport(request, 'trip'),
   toJson: tripToJson,
   sheet: {

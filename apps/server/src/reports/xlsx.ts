@@ -4,6 +4,7 @@
 // and distances are converted to the caller's units (the unit in the header), times are shown
 // as the wall clock of the caller's time zone.
 import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { distanceFromMetres, speedFromKnots, DISTANCE_LABEL, SPEED_LABEL } from '@rastro/domain/units';
 import { wallClock } from '@rastro/domain/report-days';
@@ -109,12 +110,27 @@ export interface XlsxSource<T> {
   rows(device: ReportDevice): AsyncIterable<T>;
 }
 
+/** Rows committed between two looks at the reader's pace. */
+const ROWS_PER_CHECK = 200;
+
+/**
+ * Waits while the reader is behind. exceljs writes each committed row on into the zip without
+ * waiting for the reader, so a reader that stops would let rows pile up in memory; instead
+ * the rows stop being read until it takes what was written. The zip works asynchronously: a
+ * turn of the event loop lets it catch up first.
+ */
+async function readerCaughtUp(out: PassThrough): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  while (!out.destroyed && out.readableLength >= out.readableHighWaterMark) await sleep(10);
+}
+
 /**
  * Starts writing the workbook into a stream and returns it at once; rows are pulled from
- * `rows` device by device and committed as they come. A failure destroys the stream.
+ * `rows` device by device and committed as they come, as fast as the stream is read. A
+ * failure destroys the stream; destroying it (the reader left) stops the rows.
  */
 export function xlsxStream<T>(source: XlsxSource<T>): PassThrough {
-  const out = new PassThrough();
+  const out = new PassThrough({ highWaterMark: 64 * 1024 });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const f = formatter(source.prefs);
   const { layout } = source;
@@ -135,12 +151,19 @@ export function xlsxStream<T>(source: XlsxSource<T>): PassThrough {
   const fill = async () => {
     let shared: ExcelJS.Worksheet | null = layout.perDevice ? null : newSheet(f.text(layout.title));
     let sheets = shared ? 1 : 0;
+    let sinceCheck = 0;
     for (const device of source.devices) {
       const sheet = shared ?? newSheet(device.name);
       if (!shared) sheets++;
       for await (const item of source.rows(device)) {
+        if (out.destroyed) return;
         sheet.addRow(layout.columns.map((c) => c.value(item, f))).commit();
+        if (++sinceCheck >= ROWS_PER_CHECK) {
+          sinceCheck = 0;
+          await readerCaughtUp(out);
+        }
       }
+      if (out.destroyed) return;
       if (!shared) sheet.commit();
     }
     // A workbook needs a sheet: an empty report still gets its headers.

@@ -4,8 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Updateable } from 'kysely';
 import type { Server } from '@rastro/domain/entities';
+import { SERVER_WRITABLE_FIELDS, serverUpdateSchema } from '@rastro/domain/schemas/server';
+import { nothingToUpdateText } from '@rastro/domain/schemas/messages';
 import type { ServerTable } from '../storage/schema.ts';
 import { badRequest } from '../http/errors.ts';
+import { parseWith } from '../http/validate.ts';
 import { parseAttributes, toBool } from '../http/json.ts';
 import type { ServerRow } from './server-repo.ts';
 
@@ -65,39 +68,28 @@ export function serverToJson(row: ServerRow, computed: ServerComputed): Server {
 
 const BOOL_FIELDS = ['registration', 'readonly', 'deviceReadonly', 'limitCommands', 'disableReports', 'fixedEmail',
   'twelveHourFormat', 'forceSettings'] as const;
+const NUMBER_FIELDS = ['latitude', 'longitude', 'zoom'] as const;
 
-/** Reads a PUT body; fields left out keep their stored value. */
+/**
+ * Reads a PUT body with the domain's server schema; fields left out (and null numbers) keep
+ * their stored value. A body that changes no column is refused (400): an empty UPDATE fails.
+ */
 export function serverUpdateFromJson(body: unknown): Updateable<ServerTable> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Invalid server - the body must be a JSON object');
-  const input = body as Record<string, unknown>;
+  const input = parseWith(serverUpdateSchema, body);
   const out: Updateable<ServerTable> = {};
   for (const key of BOOL_FIELDS) {
     const v = input[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'boolean') throw badRequest(`Invalid ${key} - must be true or false`);
-    out[key] = v ? 1 : 0;
+    if (v !== undefined) out[key] = v ? 1 : 0;
   }
   for (const key of OPTIONAL_TEXT) {
     const v = input[key];
-    if (v === undefined) continue;
-    if (v !== null && typeof v !== 'string') throw badRequest(`Invalid ${key} - must be text`);
-    out[key] = v === null || v === '' ? null : v;
+    if (v !== undefined) out[key] = v;
   }
-  const number = (key: 'latitude' | 'longitude' | 'zoom', min: number, max: number, integer = false) => {
+  for (const key of NUMBER_FIELDS) {
     const v = input[key];
-    if (v === undefined || v === null) return;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
-      throw badRequest(`Invalid ${key} - must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-    }
-    out[key] = v;
-  };
-  number('latitude', -90, 90);
-  number('longitude', -180, 180);
-  number('zoom', 0, 24, true);
-  if (input.attributes !== undefined) {
-    const a = input.attributes;
-    if (a === null || typeof a !== 'object' || Array.isArray(a)) throw badRequest('Invalid attributes - must be an object');
-    out.attributes = JSON.stringify(a);
+    if (v !== undefined && v !== null) out[key] = v;
   }
+  if (input.attributes !== undefined) out.attributes = JSON.stringify(input.attributes);
+  if (Object.keys(out).length === 0) throw badRequest(nothingToUpdateText(SERVER_WRITABLE_FIELDS));
   return out;
 }

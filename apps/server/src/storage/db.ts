@@ -1,6 +1,7 @@
 // Opens the database: SQLite (file in the data dir, WAL) by default, PostgreSQL when a
 // postgres:// URL is given. Both go through Kysely so repositories are written once.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
@@ -30,16 +31,31 @@ export interface StorageOptions {
   dataDir: string;
   /** PostgreSQL schema to work in (tests give each suite its own). */
   pgSchema?: string;
+  /** Where lost PostgreSQL connections are reported (the server's logger; the console without one). */
+  log?: StorageLog;
 }
+
+export interface StorageLog {
+  warn(details: object, message: string): void;
+}
+
+const consoleLog: StorageLog = { warn: (details, message) => console.warn(message, details) };
+
+/** PostgreSQL connections each server instance keeps at most. */
+const POOL_SIZE = 10;
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (options.databaseUrl) {
     const schema = options.pgSchema;
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
+      max: POOL_SIZE,
+      // Names the connections in pg_stat_activity (which instance holds them); tests find a
+      // server's own by its schema. PostgreSQL keeps 63 characters.
+      application_name: (schema ? `rastro/${schema}` : `rastro/${os.hostname()}/${process.pid}`).slice(0, 63),
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    watchConnections(pool, options.log ?? consoleLog);
     if (schema) {
       const client = await pool.connect();
       try {
@@ -64,6 +80,38 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   const storage: Storage = { db, dialect: 'sqlite', file, close: () => db.destroy() };
   await migrate(storage);
   return storage;
+}
+
+/**
+ * A connection the database ends (restart, pg_terminate_backend, network cut) makes pg emit
+ * `error` on its client, and the pool re-emits it when the client was idle. Unheard, either ends
+ * the process. Heard, the pool drops the broken connection and opens a new one for the next
+ * query; a query that was running on it fails by itself and its caller handles that. Every pg
+ * pool the server opens goes through here (the report threads' too).
+ */
+export function watchConnections(pool: pg.Pool, log: StorageLog): void {
+  const warn = throttled(log);
+  pool.on('connect', (client) => {
+    client.on('error', (error) => warn(error, 'PostgreSQL connection lost; the pool replaces it'));
+  });
+  // The same error the client's own listener above has just reported.
+  pool.on('error', () => undefined);
+}
+
+/** At most one report every 10 s: a restart of the database ends every connection at once. */
+function throttled(log: StorageLog): (error: Error, message: string) => void {
+  let last = 0;
+  let quiet = 0;
+  return (error, message) => {
+    const now = Date.now();
+    if (now - last < 10_000) {
+      quiet++;
+      return;
+    }
+    log.warn({ err: error, code: (error as { code?: unknown }).code, alsoLost: quiet }, message);
+    last = now;
+    quiet = 0;
+  };
 }
 
 async function migrate(storage: Storage, pgSchema?: string): Promise<void> {

@@ -138,6 +138,12 @@ export interface SessionTable {
   expiration: Millis | null;
   createdAt: Millis;
   lastSeen: Millis;
+  /**
+   * Sessions opened with `?token=` (or from such a session by "login as"): the token's id and
+   * the ids of the tokens it was made from, comma-separated; revoking any of them ends the
+   * session (migration 006). Null for password logins.
+   */
+  tokenIds: string | null;
 }
 
 export interface KeystoreTable {
@@ -149,6 +155,15 @@ export interface KeystoreTable {
 export interface RevokedTokenTable {
   id: string;
   expiration: Millis;
+}
+
+/** Per-user credential state the login checks read (migration 006); no row = nothing set yet. */
+export interface UserAuthStateTable {
+  userId: number;
+  /** Login tokens issued before this instant are dead (set when the password changes or is reset). */
+  tokensNotBefore: Millis | null;
+  /** Id of the one reset token that may still be used; issuing or using one replaces or clears it. */
+  resetTokenId: string | null;
 }
 
 export interface GeofenceTable {
@@ -222,6 +237,15 @@ export interface MotionStateTable {
   decidedById: number | null;
 }
 
+/**
+ * Who set the current restriction (disabled or an expiration) of a device or user (migration
+ * 007): one row per restricted object, never part of the API JSON.
+ */
+export interface RestrictionTable {
+  objectId: number;
+  restrictedBy: number;
+}
+
 export interface Database {
   server: ServerTable;
   users: UserTable;
@@ -232,6 +256,7 @@ export interface Database {
   sessions: SessionTable;
   keystore: KeystoreTable;
   revokedTokens: RevokedTokenTable;
+  userAuthState: UserAuthStateTable;
   userDevice: LinkTable;
   userGroup: LinkTable;
   userUser: LinkTable;
@@ -247,6 +272,8 @@ export interface Database {
   groupCommand: LinkTable;
   motionSegments: MotionSegmentTable;
   motionStates: MotionStateTable;
+  deviceRestrictions: RestrictionTable;
+  userRestrictions: RestrictionTable;
 }
 
 export type LinkTableName =

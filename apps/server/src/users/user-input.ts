@@ -1,10 +1,15 @@
-// Reads a User JSON body (Traccar's shape) into column values. Only fields present in the
-// body are returned, so a PUT keeps what it does not mention; wrong types get a 400 that
-// names the field. `password` is returned apart: it is hashed, never stored as given.
+// Reads a User JSON body (Traccar's shape) into column values with the domain's user schema.
+// Only fields present in the body are returned, so a PUT keeps what it does not mention; wrong
+// types get a 400 that names the field. `password` is returned apart: it is hashed, never
+// stored as given.
 import type { Updateable } from 'kysely';
+import { MIN_EMAIL, MIN_NAME, MIN_PASSWORD, USER_WRITABLE_FIELDS, userSchema } from '@rastro/domain/schemas/user';
+import { nothingToUpdateText } from '@rastro/domain/schemas/messages';
 import type { UserTable } from '../storage/schema.ts';
 import { badRequest } from '../http/errors.ts';
-import { parseIsoInstant } from '../http/json.ts';
+import { parseWith } from '../http/validate.ts';
+
+export { MIN_EMAIL, MIN_NAME, MIN_PASSWORD };
 
 export type UserValues = Updateable<UserTable>;
 
@@ -14,84 +19,23 @@ export interface UserInput {
   password: string | null;
 }
 
-export const MIN_NAME = 3;
-export const MIN_EMAIL = 4;
-export const MIN_PASSWORD = 4;
-
-const BOOLS = ['readonly', 'administrator', 'twelveHourFormat', 'disabled', 'deviceReadonly', 'limitCommands',
-  'disableReports', 'fixedEmail', 'temporary'] as const;
-const NULLABLE_TEXT = ['phone', 'map', 'coordinateFormat', 'poiLayer'] as const;
-
 export function parseUserInput(body: unknown): UserInput {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Invalid user - the body must be a JSON object');
-  const input = body as Record<string, unknown>;
+  const { password, attributes, ...fields } = parseWith(userSchema, body);
   const values: UserValues = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    // Booleans are stored as 0/1; everything else as read.
+    (values as Record<string, unknown>)[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  }
+  if (attributes !== undefined) values.attributes = JSON.stringify(attributes);
+  return { values, password: password ?? null };
+}
 
-  if (input.name !== undefined) {
-    if (typeof input.name !== 'string') throw badRequest('Invalid name - must be text');
-    values.name = input.name.trim();
-  }
-  if (input.email !== undefined) {
-    if (typeof input.email !== 'string') throw badRequest('Invalid email - must be text');
-    values.email = input.email.trim();
-  }
-  if (input.login !== undefined) {
-    if (input.login !== null && typeof input.login !== 'string') throw badRequest('Invalid login - must be text');
-    values.login = typeof input.login === 'string' && input.login.trim() !== '' ? input.login.trim() : null;
-  }
-  for (const key of NULLABLE_TEXT) {
-    const v = input[key];
-    if (v === undefined) continue;
-    if (v !== null && typeof v !== 'string') throw badRequest(`Invalid ${key} - must be text`);
-    values[key] = v === null || v === '' ? null : v;
-  }
-  for (const key of BOOLS) {
-    const v = input[key];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'boolean') throw badRequest(`Invalid ${key} - must be true or false`);
-    values[key] = v ? 1 : 0;
-  }
-  const number = (key: 'latitude' | 'longitude' | 'zoom' | 'deviceLimit' | 'userLimit', min: number, max: number, integer: boolean) => {
-    const v = input[key];
-    if (v === undefined || v === null) return;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
-      throw badRequest(`Invalid ${key} - must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
-    }
-    values[key] = v;
-  };
-  number('latitude', -90, 90, false);
-  number('longitude', -180, 180, false);
-  number('zoom', 0, 24, true);
-  number('deviceLimit', -1, 1_000_000_000, true);
-  number('userLimit', -1, 1_000_000_000, true);
-
-  if (input.expirationTime !== undefined) {
-    const v = input.expirationTime;
-    if (v === null || v === '') values.expirationTime = null;
-    else {
-      const ms = typeof v === 'string' ? parseIsoInstant(v) : null;
-      if (ms === null) throw badRequest('Invalid expirationTime - use an ISO 8601 date with an offset, e.g. 2030-01-31T23:59:59Z');
-      values.expirationTime = ms;
-    }
-  }
-  // The API never shows the key (it answers null), so null means "unchanged"; "" removes it.
-  if (typeof input.totpKey === 'string') {
-    const key = input.totpKey.trim().toUpperCase();
-    if (key !== '' && !/^[A-Z2-7]{16,128}=*$/.test(key)) throw badRequest('Invalid totpKey - must be a Base32 secret');
-    values.totpKey = key === '' ? null : key;
-  }
-  if (input.attributes !== undefined && input.attributes !== null) {
-    const a = input.attributes;
-    if (typeof a !== 'object' || Array.isArray(a)) throw badRequest('Invalid attributes - must be an object');
-    values.attributes = JSON.stringify(a);
-  }
-
-  let password: string | null = null;
-  if (input.password !== undefined && input.password !== null && input.password !== '') {
-    if (typeof input.password !== 'string') throw badRequest('Invalid password - must be text');
-    password = input.password;
-  }
-  return { values, password };
+/** A PUT body: like `parseUserInput`, refused (400) when it carries no writable field. */
+export function parseUserChanges(body: unknown): UserInput {
+  const input = parseUserInput(body);
+  if (Object.keys(input.values).length === 0 && input.password === null) throw badRequest(nothingToUpdateText(USER_WRITABLE_FIELDS));
+  return input;
 }
 
 /** The spec §5 form rules, checked on the values a user will end up with. */

@@ -22,7 +22,7 @@ export function userToJson(row: UserRow): User {
     twelveHourFormat: toBool(row.twelveHourFormat),
     coordinateFormat: row.coordinateFormat,
     disabled: toBool(row.disabled),
-    expirationTime: toIso(row.expirationTime),
+    expirationTime: toIso(row.expirationTime, 'user.expirationTime', row.id),
     deviceLimit: row.deviceLimit,
     userLimit: row.userLimit,
     deviceReadonly: toBool(row.deviceReadonly),
@@ -33,7 +33,7 @@ export function userToJson(row: UserRow): User {
     temporary: toBool(row.temporary),
     totpKey: null,
     password: null,
-    attributes: parseAttributes(row.attributes),
+    attributes: parseAttributes(row.attributes, 'user.attributes', row.id),
   };
 }
 

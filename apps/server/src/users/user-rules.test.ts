@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRow } from './user-json.ts';
-import { assertMayTouch, assertReadonlyUpdateAllowed, assertUpdateAllowed, isSuperior } from './user-rules.ts';
+import { assertMayTouch, assertReadonlyUpdateAllowed, assertUpdateAllowed, isSuperior, texts, userRestrictionChange } from './user-rules.ts';
 import { parseUserInput } from './user-input.ts';
 
 const row = (fields: Partial<UserRow> = {}): UserRow => ({
@@ -50,5 +50,28 @@ describe('user rules', () => {
     expect(throws(() => assertUpdateAllowed(manager, me, parseUserInput({ expirationTime: '2099-01-01T00:00:00Z' }).values))).toBe('Expiration time limit');
     expect(throws(() => assertUpdateAllowed(manager, row({ fixedEmail: 1 }), parseUserInput({ email: 'new@x.com' }).values))).toBe('Email is fixed');
     expect(throws(() => assertUpdateAllowed(manager, row({ fixedEmail: 1 }), parseUserInput({ email: 'U@X.com' }).values))).toBe('ok');
+  });
+
+  it('keeps a manager off their own restriction, whoever set it', () => {
+    const manager = row({ id: 2, userLimit: 5, expirationTime: 2_000 });
+    expect(throws(() => assertUpdateAllowed(manager, manager, parseUserInput({ expirationTime: null }).values))).toBe('Administrator access required');
+    expect(throws(() => assertUpdateAllowed(manager, manager, parseUserInput({ expirationTime: '2099-01-01T00:00:00Z' }).values))).toBe('Administrator access required');
+    expect(throws(() => assertUpdateAllowed(manager, manager, parseUserInput({ disabled: false }).values))).toBe('ok');
+  });
+
+  it('lets a manager lift only the restrictions of managed users that no administrator or manager of theirs set', () => {
+    const manager = row({ id: 2, userLimit: 5 });
+    const decide = (setter: Parameters<typeof userRestrictionChange>[3]) => {
+      try {
+        return userRestrictionChange(manager, { disabled: true, expirationTime: null }, { disabled: false, expirationTime: null }, setter);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(decide({ id: 1, administrator: true, managesCaller: false })).toBe(texts.restrictedBySuperior);
+    expect(decide({ id: 3, administrator: false, managesCaller: true })).toBe(texts.restrictedBySuperior);
+    expect(decide(null)).toBe(texts.restrictedBySuperior);
+    expect(decide({ id: 2, administrator: false, managesCaller: false })).toBeNull();
+    expect(decide({ id: 4, administrator: false, managesCaller: false })).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import type { UserRow } from './user-json.ts';
 import type { UserValues } from './user-input.ts';
 import { accessDenied, forbidden } from '../http/errors.ts';
 import type { ServerFlags } from '../auth/guards.ts';
+import { decideRestriction, type RestrictionState, type Setter } from '../access/restriction-rules.ts';
 
 /** Fields only administrators may change. */
 const ADMIN_FIELDS = ['administrator', 'deviceLimit', 'userLimit'] as const;
@@ -21,6 +22,7 @@ export const texts = {
   userLimit: 'Manager user limit reached - you cannot create more users',
   lastAdmin: 'Last administrator - at least one active administrator must remain',
   duplicate: 'Duplicate email - another user already signs in with this e-mail or login',
+  restrictedBySuperior: 'Write access denied - an administrator or your manager restricted this user; only they can re-enable the account or extend its expiration',
 };
 
 const on = (v: number | boolean): boolean => v === true || v === 1;
@@ -87,6 +89,18 @@ export function assertUpdateAllowed(caller: UserRow, target: UserRow, values: Us
   if (target.fixedEmail === 1 && values.email !== undefined && values.email.toLowerCase() !== target.email.toLowerCase()) {
     throw forbidden(texts.fixedEmail);
   }
+}
+
+/**
+ * Who owns a user's restriction (disabled, expiration) after `caller` changes it from `before`
+ * to `after` (`setter`: who set `before`'s, null if unknown): undefined = unchanged, null =
+ * none, else the caller. Users never change their own (assertUpdateAllowed refuses it first);
+ * a manager may restrict the users they manage and lift what they or a peer set, but not a
+ * restriction an administrator or their own manager put on that user: the manager acts for
+ * the administrator over those users, not above them.
+ */
+export function userRestrictionChange(caller: UserRow, before: RestrictionState, after: RestrictionState, setter: Setter | null): number | null | undefined {
+  return decideRestriction({ id: caller.id, administrator: isAdmin(caller) }, before, after, setter, () => forbidden(texts.restrictedBySuperior));
 }
 
 /** A non-administrator cannot give anyone a later expiration (or none) than their own. */

@@ -1,9 +1,16 @@
-// Data access for users.
+// Data access for users. Creating a user, and changing a user's login names, run in one
+// transaction with the checks they depend on (login names free, the manager's userLimit), so
+// simultaneous requests cannot pass them together.
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, UserTable } from '../storage/schema.ts';
+import { badRequest, forbidden } from '../http/errors.ts';
+import { enforceLimits, lockServerRow, lockUserRow, type LimitScope } from '../access/limit-scopes.ts';
+import { RestrictionsRepo } from '../access/restrictions-repo.ts';
+import { isUniqueViolation, writeTransaction } from '../storage/write-transaction.ts';
 import type { UserRow } from './user-json.ts';
+import { texts } from './user-rules.ts';
 
 export interface UserListFilter {
   /** Only users managed by this user (`userUser` links). */
@@ -41,9 +48,57 @@ export class UsersRepo {
     return Number(row.n);
   }
 
+  /** A plain insert, with no checks (start-up administrator, test fixtures). */
   async insert(values: Insertable<UserTable>): Promise<UserRow> {
     const row = await this.db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
     return row;
+  }
+
+  /**
+   * Creates a user whose e-mail and login no one else signs in with; when `managerId` is
+   * given, within that manager's userLimit and linked to them. `restrictedBy` records who set
+   * a restriction (disabled, expiration) the user starts with.
+   */
+  createChecked(values: Insertable<UserTable>, managerId: number | null, restrictedBy: number | null): Promise<UserRow> {
+    return duplicateAsBadRequest(
+      writeTransaction(this.db, async (trx) => {
+        // Login names are the server's scope: locked first, like every server-wide scope.
+        await lockServerRow(trx);
+        await enforceLimits(trx, managerId === null ? [] : [managedUsersScope(managerId)]);
+        const repo = new UsersRepo(trx);
+        await repo.assertLoginsFree([values.email, values.login], null);
+        const row = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+        if (managerId !== null) await repo.linkManager(managerId, row.id);
+        await new RestrictionsRepo(trx).record('userRestrictions', row.id, restrictedBy);
+        return row;
+      }),
+    );
+  }
+
+  /**
+   * Changes a user. `newLogins` are the e-mail / login the change gives them, checked free
+   * under the same lock as creates; `restrictedBy` (RestrictionsRepo.record) is written along.
+   */
+  updateChecked(id: number, values: Updateable<UserTable>, newLogins: Array<string | null | undefined>, restrictedBy?: number | null): Promise<UserRow | undefined> {
+    return duplicateAsBadRequest(
+      writeTransaction(this.db, async (trx) => {
+        const repo = new UsersRepo(trx);
+        if (newLogins.some((name) => name)) {
+          await lockServerRow(trx);
+          await repo.assertLoginsFree(newLogins, id);
+        }
+        const row = Object.keys(values).length > 0 ? await repo.update(id, values) : await repo.findById(id);
+        if (row) await new RestrictionsRepo(trx).record('userRestrictions', id, restrictedBy);
+        return row;
+      }),
+    );
+  }
+
+  /** Refuses (400) when another user already signs in with one of these names. */
+  async assertLoginsFree(names: Array<string | null | undefined>, exceptId: number | null): Promise<void> {
+    for (const name of names) {
+      if (name && (await this.loginTaken(name, exceptId))) throw badRequest(texts.duplicate);
+    }
   }
 
   async update(id: number, values: Updateable<UserTable>): Promise<UserRow | undefined> {
@@ -104,6 +159,29 @@ export class UsersRepo {
       .where('disabled', '=', 0)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+}
+
+/** A manager's users: at most their userLimit (-1 = unlimited; 0 = no longer a manager). */
+function managedUsersScope(managerId: number): LimitScope {
+  return {
+    async lock(trx) {
+      const row = await lockUserRow(trx, managerId);
+      if (!row) return 0;
+      return row.userLimit === -1 ? null : row.userLimit;
+    },
+    count: (trx) => new UsersRepo(trx).countManaged(managerId),
+    refusal: () => forbidden(texts.userLimit),
+  };
+}
+
+/** Two writes racing for one e-mail: the unique index decides, the loser gets the same 400. */
+async function duplicateAsBadRequest<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw badRequest(texts.duplicate);
+    throw error;
   }
 }
 

@@ -9,13 +9,16 @@ import { accessDenied, badRequest, forbidden, notFound } from '../http/errors.ts
 import { forgetBasicCredentials, requireUser } from '../auth/authenticate.ts';
 import { assertCanWrite, assertManager } from '../auth/guards.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { passwordChanged } from '../auth/credential-changes.ts';
 import { getServerRow } from '../server-info/server-repo.ts';
 import { userToJson, type UserRow } from './user-json.ts';
 import { canManageUser, isManagerOf } from './user-access.ts';
-import { parseUserInput, validateUserFields, type UserValues } from './user-input.ts';
+import { parseUserChanges, parseUserInput, validateUserFields, type UserValues } from './user-input.ts';
 import {
-  assertExpirationWithin, assertMayTouch, assertReadonlyUpdateAllowed, assertUpdateAllowed, texts,
+  assertExpirationWithin, assertMayTouch, assertReadonlyUpdateAllowed, assertUpdateAllowed, texts, userRestrictionChange,
 } from './user-rules.ts';
+import { RestrictionsRepo } from '../access/restrictions-repo.ts';
+import { isRestricted, restrictionAfter, restrictionOf } from '../access/restriction-rules.ts';
 
 interface ListQuery {
   all?: string;
@@ -40,6 +43,7 @@ function single(value: unknown): string | undefined {
 
 export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const db = ctx.storage.db;
+  const restrictions = new RestrictionsRepo(db);
 
   /** Loads a user the caller may manage; Traccar checks permission first (400), then existence. */
   const loadManaged = async (req: FastifyRequest<{ Params: { id: string } }>) => {
@@ -50,12 +54,6 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const target = await ctx.users.findById(id);
     if (!target) throw notFound('User not found');
     return { caller, target };
-  };
-
-  const assertUniqueLogin = async (values: UserValues, exceptId: number | null) => {
-    for (const name of [values.email, values.login]) {
-      if (name && (await ctx.users.loginTaken(name, exceptId))) throw badRequest(texts.duplicate);
-    }
   };
 
   app.get<{ Querystring: ListQuery }>('/api/users', async (req) => {
@@ -105,7 +103,6 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
       // A manager: within their user limit, never more rights than they have.
       assertCanWrite(caller, server);
       if (values.administrator === 1) throw accessDenied.admin();
-      if (caller.userLimit > 0 && (await ctx.users.countManaged(caller.id)) >= caller.userLimit) throw forbidden(texts.userLimit);
       const expirationTime = values.expirationTime === undefined ? caller.expirationTime : values.expirationTime;
       assertExpirationWithin(caller, expirationTime);
       row = { ...base, administrator: 0, deviceLimit: -1, userLimit: 0, temporary: 0, expirationTime };
@@ -124,13 +121,11 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
         expirationTime: null,
       };
     }
-    await assertUniqueLogin(values, null);
     const hash = await hashPassword(password!);
-    const created = await duplicateAsBadRequest(ctx.users.insert({ ...row, hashedPassword: hash.hashedPassword, salt: hash.salt }));
-    if (manager) {
-      await ctx.users.linkManager(manager.id, created.id);
-      ctx.changes.publish({ kind: 'permissions' });
-    }
+    // Login names and the manager's userLimit are checked inside the creating transaction.
+    const restrictedBy = caller && isRestricted(restrictionOf({ disabled: row.disabled, expirationTime: row.expirationTime ?? null })) ? caller.id : null;
+    const created = await ctx.users.createChecked({ ...row, hashedPassword: hash.hashedPassword, salt: hash.salt }, manager?.id ?? null, restrictedBy);
+    if (manager) ctx.changes.publish({ kind: 'permissions' });
     ctx.changes.publish({ kind: 'user', id: created.id });
     return userToJson(created);
   });
@@ -139,27 +134,27 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const { caller, target } = await loadManaged(req);
     const server = await getServerRow(ctx);
     assertMayTouch(caller, target);
-    const { values, password } = parseUserInput(req.body);
+    const { values, password } = parseUserChanges(req.body);
     assertReadonlyUpdateAllowed(caller, server, target, values, password);
     assertUpdateAllowed(caller, target, values);
     validateUserFields(values.name ?? target.name, values.email ?? target.email, password, false);
-    await assertUniqueLogin(
-      {
-        email: values.email !== undefined && values.email.toLowerCase() !== target.email.toLowerCase() ? values.email : undefined,
-        login: values.login && values.login.toLowerCase() !== (target.login ?? '').toLowerCase() ? values.login : undefined,
-      },
-      target.id,
-    );
+    const before = restrictionOf(target);
+    const after = restrictionAfter(before, values);
+    const restrictedBy = userRestrictionChange(caller, before, after, await restrictions.setterForChange('userRestrictions', target.id, before, after, caller));
+    const newLogins = [
+      values.email !== undefined && values.email.toLowerCase() !== target.email.toLowerCase() ? values.email : undefined,
+      values.login && values.login.toLowerCase() !== (target.login ?? '').toLowerCase() ? values.login : undefined,
+    ];
     await assertAdministratorRemains(target, values);
     const update: UserValues = { ...values };
     delete update.id;
     if (password !== null) Object.assign(update, await hashPassword(password));
-    const updated = Object.keys(update).length > 0 ? await duplicateAsBadRequest(ctx.users.update(target.id, update)) : target;
+    // The new e-mail / login are checked free inside the updating transaction.
+    const updated = Object.keys(update).length > 0 ? await ctx.users.updateChecked(target.id, update, newLogins, restrictedBy) : target;
     if (!updated) throw notFound('User not found');
     if (password !== null) {
-      // A new password logs the user out elsewhere; the caller's own session survives.
-      await ctx.sessions.destroyUser(target.id, target.id === caller.id ? req.sessionId : null);
-      forgetBasicCredentials(ctx, target.id);
+      // A new password logs the user out elsewhere (sessions, tokens, sockets); the caller's own session survives.
+      await passwordChanged(ctx, target.id, target.id === caller.id ? req.sessionId : null);
     }
     ctx.changes.publish({ kind: 'user', id: target.id });
     return userToJson(updated);
@@ -182,17 +177,6 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if (target.administrator !== 1 || target.disabled === 1) return;
     const losesRole = values.administrator === 0 || values.disabled === 1;
     if (losesRole && (await ctx.users.countAdministrators()) <= 1) throw forbidden(texts.lastAdmin);
-  }
-}
-
-/** Two requests racing for one e-mail: the unique index decides, the loser gets the same 400. */
-async function duplicateAsBadRequest<T>(write: Promise<T>): Promise<T> {
-  try {
-    return await write;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw badRequest(texts.duplicate);
-    throw error;
   }
 }
 

@@ -1,7 +1,13 @@
 // OsmAnd / Traccar Client, JSON form (the newer clients, built on the Transistorsoft
 // background-geolocation payload): `{"device_id": "...", "location": {...}}`.
-// Speeds arrive in m/s and become knots; -1 means "unknown" for speed, heading and battery.
-import { DecodeError, emptyFix, inLatitudeRange, inLongitudeRange, type DecodedMessage } from '../decoded.ts';
+// Speeds arrive in m/s and become knots. A negative speed, heading, accuracy or battery level
+// means "unknown" (the payload sends -1; iOS documents any negative value so); other values
+// must lie in the domain's physical ranges, or the report is refused and nothing stored.
+import { readIsoInstant } from '@rastro/domain/schemas/instant';
+import {
+  checkRange, checkUniqueId, DecodeError, emptyFix, inLatitudeRange, inLongitudeRange, instantOutOfRange, type DecodedMessage,
+} from '../decoded.ts';
+import { scanJson } from '../../http/json-scan.ts';
 import { OSMAND_PROTOCOL } from './decode-query.ts';
 
 /** 1 m/s in knots (1 knot = 1852 m per hour). */
@@ -25,6 +31,10 @@ function coordinate(coords: Json, key: 'latitude' | 'longitude'): number {
 
 /** Parses the body text; throws DecodeError for anything that is not a usable payload. */
 export function decodeJsonText(text: string, now: number): DecodedMessage | null {
+  // Nesting, unpaired surrogates and NUL are refused before parsing, as on the API port.
+  const problem = scanJson(text);
+  if (problem?.kind === 'depth') throw new DecodeError(`Invalid JSON body - nested deeper than ${problem.maxDepth} levels`);
+  if (problem?.kind === 'text') throw new DecodeError(`Invalid ${problem.path} - ${problem.message}`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -40,14 +50,16 @@ export function decodeJson(body: unknown, now: number): DecodedMessage | null {
   const rawId = body.device_id;
   const uniqueId = typeof rawId === 'string' ? rawId.trim() : typeof rawId === 'number' ? String(rawId) : '';
   if (!uniqueId) return null;
+  checkUniqueId(uniqueId);
   const location = body.location;
   if (!isObject(location)) throw new DecodeError('Invalid JSON body - "location" object is missing');
 
   const fix = emptyFix(OSMAND_PROTOCOL, now);
   if (location.timestamp !== undefined) {
-    const ms = typeof location.timestamp === 'string' ? Date.parse(location.timestamp) : NaN;
-    if (!Number.isFinite(ms)) throw new DecodeError('Invalid location.timestamp - ISO-8601 is expected');
-    fix.deviceTime = fix.fixTime = ms;
+    const reading = typeof location.timestamp === 'string' ? readIsoInstant(location.timestamp, { zoneless: 'utc' }) : null;
+    if (reading?.ok === false && reading.problem === 'range') throw instantOutOfRange('location.timestamp');
+    if (!reading?.ok) throw new DecodeError('Invalid location.timestamp - a real ISO-8601 date is expected');
+    fix.deviceTime = fix.fixTime = reading.ms;
   }
 
   const coords = location.coords;
@@ -55,27 +67,28 @@ export function decodeJson(body: unknown, now: number): DecodedMessage | null {
     fix.latitude = coordinate(coords, 'latitude');
     fix.longitude = coordinate(coords, 'longitude');
     const speed = num(coords.speed);
-    if (speed !== null && speed >= 0) fix.speed = speed * MPS_TO_KNOTS;
+    if (speed !== null && speed >= 0) fix.speed = checkRange('speed', 'location.coords.speed (in knots)', speed * MPS_TO_KNOTS);
     const heading = num(coords.heading);
-    if (heading !== null && heading >= 0) fix.course = heading;
+    if (heading !== null && heading >= 0) fix.course = checkRange('course', 'location.coords.heading', heading);
     const accuracy = num(coords.accuracy);
-    if (accuracy !== null && accuracy >= MIN_ACCURACY) fix.accuracy = accuracy;
+    if (accuracy !== null && accuracy >= MIN_ACCURACY) fix.accuracy = checkRange('accuracy', 'location.coords.accuracy', accuracy);
     const altitude = num(coords.altitude);
-    if (altitude !== null) fix.altitude = altitude;
+    if (altitude !== null) fix.altitude = checkRange('altitude', 'location.coords.altitude', altitude);
   } else {
     fix.outdated = true;
   }
 
   const attrs = fix.attributes;
   if (typeof location.is_moving === 'boolean') attrs.motion = location.is_moving;
-  if (num(location.odometer) !== null) attrs.odometer = location.odometer;
+  const odometer = num(location.odometer);
+  if (odometer !== null) attrs.odometer = checkRange('odometer', 'location.odometer', odometer);
   if (typeof location.event === 'string') attrs.event = location.event;
   if (typeof location.mock === 'boolean') attrs.mock = location.mock;
   if (typeof location.alarm === 'string') attrs.alarm = location.alarm;
   if (isObject(location.activity) && typeof location.activity.type === 'string') attrs.activity = location.activity.type;
   if (isObject(location.battery)) {
     const level = num(location.battery.level);
-    if (level !== null && level >= 0) attrs.batteryLevel = Math.round(level * 100);
+    if (level !== null && level >= 0) attrs.batteryLevel = checkRange('battery', 'location.battery.level (in percent)', Math.round(level * 100));
     if (location.battery.is_charging === true) attrs.charge = true;
   }
   if (isObject(location.extras)) {

@@ -2,7 +2,10 @@
 // the same pairs as an urlencoded body. Pairs are applied in the order they appear, so a
 // later key wins over an earlier one, as in Traccar.
 import type { Network } from '@rastro/domain/entities';
-import { DecodeError, emptyFix, inLatitudeRange, inLongitudeRange, type DecodedMessage } from '../decoded.ts';
+import { readIsoInstant } from '@rastro/domain/schemas/instant';
+import {
+  checkInstant, checkRange, checkUniqueId, DecodeError, emptyFix, inLatitudeRange, inLongitudeRange, instantOutOfRange, type DecodedMessage,
+} from '../decoded.ts';
 
 export const OSMAND_PROTOCOL = 'osmand';
 
@@ -26,25 +29,27 @@ const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d+)?$/;
 
 /**
  * OsmAnd timestamps: epoch seconds (below 2^31), epoch milliseconds, ISO-8601 with `T`, or
- * `yyyy-MM-dd HH:mm:ss` in the server's local zone (what old OsmAnd builds send).
+ * `yyyy-MM-dd HH:mm:ss` in the server's local zone (what old OsmAnd builds send). The date
+ * must be a real one (2025-02-30 is refused, not moved to March) within 1970–2200.
  */
 export function parseTimestamp(value: string): number {
   const v = value.trim();
   const numeric = parseNumber(v);
-  if (numeric !== null) return Math.round(numeric < 2 ** 31 ? numeric * 1000 : numeric);
+  if (numeric !== null) return checkInstant('timestamp', Math.round(numeric < 2 ** 31 ? numeric * 1000 : numeric));
   if (v.includes('T')) {
     // A zone-less ISO time is read as UTC: devices have no idea of the server's zone.
-    const withZone = /(Z|[+-]\d{2}(:?\d{2})?)$/i.test(v) ? v : `${v}Z`;
-    const ms = Date.parse(withZone);
-    if (Number.isFinite(ms)) return ms;
+    const reading = readIsoInstant(v, { zoneless: 'utc' });
+    if (reading.ok) return reading.ms;
+    if (reading.problem === 'range') throw instantOutOfRange('timestamp');
   } else {
     const m = LOCAL_TIME.exec(v);
     if (m) {
-      const ms = new Date(
-        Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]),
-        m[7] ? Math.round(Number(m[7]) * 1000) : 0,
-      ).getTime();
-      if (Number.isFinite(ms)) return ms;
+      const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
+      const date = new Date(year!, month! - 1, day!, hour!, minute!, second!, m[7] ? Math.round(Number(m[7]) * 1000) : 0);
+      // Date rolls impossible fields over (Feb 30 → Mar 2, 25:00 → next day): read them back.
+      const real = date.getFullYear() === year && date.getMonth() === month! - 1 && date.getDate() === day
+        && date.getHours() === hour && date.getMinutes() === minute && date.getSeconds() === second;
+      if (real) return checkInstant('timestamp', date.getTime());
     }
   }
   throw new DecodeError(`Invalid timestamp "${v.slice(0, 40)}" - use epoch seconds or milliseconds, or ISO-8601`);
@@ -100,7 +105,7 @@ export function decodeQuery(pairs: Iterable<[string, string]>, now: number): Dec
     switch (key) {
       case 'id':
       case 'deviceid':
-        uniqueId = value.trim();
+        uniqueId = checkUniqueId(value.trim());
         break;
       case 'valid':
         fix.valid = value.toLowerCase() === 'true' || value === '1';
@@ -130,23 +135,23 @@ export function decodeQuery(pairs: Iterable<[string, string]>, now: number): Dec
         wifis.push(parseWifi(value));
         break;
       case 'speed':
-        fix.speed = requireNumber('speed', value);
+        fix.speed = checkRange('speed', 'speed', requireNumber('speed', value));
         break;
       case 'bearing':
       case 'heading':
-        fix.course = requireNumber(key, value);
+        fix.course = checkRange('course', key, requireNumber(key, value));
         break;
       case 'altitude':
-        fix.altitude = requireNumber('altitude', value);
+        fix.altitude = checkRange('altitude', 'altitude', requireNumber('altitude', value));
         break;
       case 'accuracy':
-        fix.accuracy = requireNumber('accuracy', value);
+        fix.accuracy = checkRange('accuracy', 'accuracy', requireNumber('accuracy', value));
         break;
       case 'hdop':
-        fix.attributes.hdop = requireNumber('hdop', value);
+        fix.attributes.hdop = checkRange('hdop', 'hdop', requireNumber('hdop', value));
         break;
       case 'batt':
-        fix.attributes.batteryLevel = requireNumber('batt', value);
+        fix.attributes.batteryLevel = checkRange('battery', 'batt', requireNumber('batt', value));
         break;
       case 'charge':
         fix.attributes.charge = value.toLowerCase() === 'true';

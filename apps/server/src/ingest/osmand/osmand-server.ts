@@ -3,11 +3,16 @@
 // sent once the position is stored: 200 (empty, or the text of one queued command), 400 for
 // a missing/unknown id or a bad value (404 for an unknown id in the JSON form), 413 for
 // bodies over 64 KB. A refused message stores nothing; nothing a sender does can crash us.
+// While the database is away the answer waits (the writer retries); once the writer's buffer is
+// full, or when the device's lookup needs the database, the answer is 503 with Retry-After and
+// no acknowledgement, so the device keeps the report and sends it again.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { AppContext } from '../../context.ts';
 import type { DeviceEntry } from '../../processing/device-cache.ts';
 import type { Pipeline } from '../../processing/pipeline.ts';
+import { IngestUnavailable } from '../../processing/ingest-unavailable.ts';
+import { DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../storage/unavailable.ts';
 import { DecodeError, type DecodedMessage } from '../decoded.ts';
 import { decodeJsonText } from './decode-json.ts';
 import { decodeQuery } from './decode-query.ts';
@@ -65,9 +70,10 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-function reply(res: http.ServerResponse, status: number, text = '', close = false): void {
+function reply(res: http.ServerResponse, status: number, text = '', close = false, extra: http.OutgoingHttpHeaders = {}): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: http.OutgoingHttpHeaders = { 'content-length': Buffer.byteLength(text) };
+  // nosniff: a browser pointed at this port must never read a command text as HTML or script.
+  const headers: http.OutgoingHttpHeaders = { ...extra, 'content-length': Buffer.byteLength(text), 'x-content-type-options': 'nosniff' };
   if (text) headers['content-type'] = 'text/plain; charset=utf-8';
   if (close) headers.connection = 'close';
   res.writeHead(status, headers);
@@ -121,6 +127,13 @@ export async function startOsmandServer(ctx: AppContext, pipeline: Pipeline, opt
     },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
+        // Not taken for now (buffer full, database away): the writer logs the outage once, not per message.
+        if (error instanceof IngestUnavailable) {
+          return reply(res, 503, error.message, false, { 'retry-after': String(error.retryAfterSeconds) });
+        }
+        if (isDatabaseUnavailable(error)) {
+          return reply(res, 503, DATABASE_UNAVAILABLE, false, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+        }
         ctx.log.error({ err: error }, 'OsmAnd request failed');
         reply(res, 500, 'Internal server error', true);
       });

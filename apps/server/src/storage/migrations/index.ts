@@ -5,6 +5,8 @@ import { groupParentIndex } from './002-group-parent-index.ts';
 import { commandsGeofences } from './003-commands-geofences.ts';
 import { motion } from './004-motion.ts';
 import { events } from './005-events.ts';
+import { authHardening } from './006-auth-hardening.ts';
+import { restrictions } from './007-restrictions.ts';
 
 /** Every migration, in order. Each takes the dialect because id columns differ. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -14,5 +16,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '003-commands-geofences': commandsGeofences(dialect),
     '004-motion': motion(dialect),
     '005-events': events,
+    '006-auth-hardening': authHardening,
+    '007-restrictions': restrictions,
   };
 }
