@@ -23,7 +23,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +31,7 @@ import pg from 'pg';
 import { openStorage } from '../apps/server/src/storage/db.ts';
 import { START, STEP_MS, deviceRow, seedDevice } from './lib/fleet-seed.ts';
 import { fmt, summary } from './lib/stats.ts';
+import { freePort } from '../apps/server/test/free-port.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -53,16 +53,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pgUrl = process.env.TEST_DATABASE_URL?.trim() || process.env.DATABASE_URL?.trim() || null;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface Seeded {
   groupId: number;

@@ -3,9 +3,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { loadConfig, type Config } from '../src/config.ts';
 import { newSchemaName } from './pg-schemas.ts';
+import { freePort } from './free-port.ts';
+
+export { freePort };
 import { startRastro, type Rastro } from '../src/rastro.ts';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -40,17 +42,6 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A port the OS reports free right now (listen on 0, read it, close). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface TestServerOptions {
   /** Run as a second instance over that server's database (it owns and removes it). */

@@ -3,29 +3,11 @@
 // when the event's device is not theirs and when there is no such event, so event ids cannot
 // be probed; administrators get 404 for a missing event.
 import type { FastifyInstance } from 'fastify';
-import type { Event } from '@rastro/domain/entities';
-import type { Selectable } from 'kysely';
 import type { AppContext } from '../context.ts';
-import type { EventTable } from '../storage/schema.ts';
+import { eventToJson } from './event-json.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { accessDenied, notFound } from '../http/errors.ts';
-import { parseAttributes, toIso } from '../http/json.ts';
 import { pathId } from '../access/list-params.ts';
-
-export type EventRow = Selectable<EventTable>;
-
-export function eventToJson(row: EventRow): Event {
-  return {
-    id: Number(row.id),
-    type: row.type,
-    eventTime: toIso(Number(row.eventTime))!,
-    deviceId: Number(row.deviceId),
-    positionId: Number(row.positionId),
-    geofenceId: Number(row.geofenceId),
-    maintenanceId: Number(row.maintenanceId),
-    attributes: parseAttributes(row.attributes),
-  };
-}
 
 export async function eventsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Params: { id: string } }>('/api/events/:id', async (req) => {

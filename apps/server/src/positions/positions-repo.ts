@@ -37,20 +37,6 @@ export class PositionsRepo {
       .executeTakeFirst();
   }
 
-  /** Positions of a device with from <= fixTime <= to, oldest first, at most `limit`. */
-  history(deviceId: number, from: number, to: number, limit = MAX_HISTORY_POSITIONS): Promise<PositionRow[]> {
-    return this.db
-      .selectFrom('positions')
-      .selectAll()
-      .where('deviceId', '=', deviceId)
-      .where('fixTime', '>=', from)
-      .where('fixTime', '<=', to)
-      .orderBy('fixTime')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-  }
-
   /** Positions by id (any number of ids), in the order asked; unknown ids are skipped. */
   async byIds(ids: number[]): Promise<PositionRow[]> {
     const found = new Map<number, PositionRow>();

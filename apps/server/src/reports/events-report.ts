@@ -2,22 +2,10 @@
 // `type` and `alarm` (repeatable or comma-separated), events of geofences the caller cannot see
 // left out (reference A.4, OpenAPI Event).
 import { many } from '../access/list-params.ts';
-import { parseAttributes, toIso } from '../http/json.ts';
+import { parseAttributes } from '../http/json.ts';
+import { eventToJson } from '../events/event-json.ts';
 import type { ReportKind } from './report-kind.ts';
 import { eventChunks, geofenceNames, visibleGeofenceIds, type EventRow } from './reports-repo.ts';
-
-export function eventToJson(row: EventRow) {
-  return {
-    id: row.id,
-    type: row.type,
-    eventTime: toIso(row.eventTime),
-    deviceId: row.deviceId,
-    positionId: row.positionId,
-    geofenceId: row.geofenceId,
-    maintenanceId: row.maintenanceId,
-    attributes: parseAttributes(row.attributes),
-  };
-}
 
 /** Values of a repeatable parameter that may also be comma-separated (`type=a&type=b` or `type=a,b`). */
 function listParam(query: Record<string, string | string[] | undefined>, name: string): string[] {

@@ -13,8 +13,7 @@ import pg from 'pg';
 import pino from 'pino';
 import type { Database } from '../storage/schema.ts';
 // The storage module also sets pg's type parsers (int8 and numeric as numbers): needed here too.
-import type { Storage } from '../storage/db.ts';
-import '../storage/db.ts';
+import { watchConnections, type Storage } from '../storage/db.ts';
 import { AttributeLookup } from '../events/attribute-lookup.ts';
 import { Changes } from '../realtime/changes.ts';
 import { ApiError } from '../http/errors.ts';
@@ -36,10 +35,9 @@ function openDatabase(): Storage {
   const pool = new pg.Pool({ connectionString: init.databaseUrl!, max: Math.max(1, init.connections), application_name: 'rastro/reports' });
   // A connection the database ends (restart, network cut): unheard, the error would end the
   // thread; heard, the pool drops it and opens another, and a query running on it fails its job.
-  pool.on('error', () => undefined);
+  watchConnections(pool, { warn: () => undefined });
   const searchPath = init.searchPath;
   pool.on('connect', (client) => {
-    client.on('error', () => undefined);
     // Same schema as the server's connections; queued before any query of the new connection.
     if (searchPath !== null) void client.query('select set_config($1, $2, false)', ['search_path', searchPath]).catch(() => undefined);
   });

@@ -3,15 +3,16 @@
 // over (deviceId, fixTime, id) — or (deviceId, eventTime, id) — of at most `chunkSize` rows, so
 // memory stays bounded by one chunk however long the period is.
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, DeviceTable, EventTable } from '../storage/schema.ts';
+import type { Database, DeviceTable } from '../storage/schema.ts';
 import { notDeletedDevice } from '../access/visibility.ts';
 import type { PositionRow } from '../positions/position-json.ts';
+import type { EventRow } from '../events/event-json.ts';
 
 /** Rows read per query while streaming a range. */
 export const REPORT_CHUNK_SIZE = 2_000;
 
 export type ReportDevice = Pick<Selectable<DeviceTable>, 'id' | 'name' | 'groupId' | 'attributes'>;
-export type EventRow = Selectable<EventTable>;
+export type { EventRow };
 
 type Db = Kysely<Database>;
 

@@ -8,7 +8,7 @@ import { useSession } from '../../app/session-store.ts';
 import { safeReturnPath } from '../../app/guard.ts';
 import { AuthCard, Check, Field, Notice, Spinner, SubmitButton } from '../../ui/light.tsx';
 import { HttpError } from '../../api/http.ts';
-import { errorText } from './error-text.ts';
+import { errorText } from '../../api/error-text.ts';
 import { login, loginWithToken, rememberSession } from './auth-api.ts';
 import { signIn } from './session.ts';
 

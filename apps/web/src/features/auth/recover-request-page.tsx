@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { AuthCard, Field, Notice, SubmitButton } from '../../ui/light.tsx';
-import { errorText } from './error-text.ts';
+import { errorText } from '../../api/error-text.ts';
 import { requestPasswordReset } from './auth-api.ts';
 
 export function Component() {

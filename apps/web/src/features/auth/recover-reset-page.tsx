@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { HttpError } from '../../api/http.ts';
 import { AuthCard, Field, Notice, SubmitButton } from '../../ui/light.tsx';
-import { errorText } from './error-text.ts';
+import { errorText } from '../../api/error-text.ts';
 import { resetPassword } from './auth-api.ts';
 import { MIN_PASSWORD, minFor, passwordProblems } from './validation.ts';
 

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { AuthCard, Field, Notice, SubmitButton } from '../../ui/light.tsx';
-import { errorText } from './error-text.ts';
+import { errorText } from '../../api/error-text.ts';
 import { login, register } from './auth-api.ts';
 import { signIn } from './session.ts';
 import { hasProblems, minFor, registrationProblems } from './validation.ts';

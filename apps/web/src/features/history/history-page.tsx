@@ -21,6 +21,7 @@ import { panelPadding } from '../reports/panel-padding.ts';
 import { eventLabel } from '../reports/event-label.ts';
 import { PLAYER_SPEEDS, usePlayer } from './player.ts';
 import { fromLocalInput, isPeriod, periodRange, PERIODS, toLocalInput, type PeriodKey } from './time.ts';
+import { knownErrorText } from '../../api/error-text.ts';
 
 const HistoryChart = lazy(() => import('./history-chart.tsx'));
 
@@ -375,7 +376,8 @@ export function HistoryPage() {
   else if (route.isError) {
     body = (
       <Alert color="red" role="alert" m="sm" data-testid="history-error">
-        {t('history.loadError')} <Button variant="subtle" size="compact-sm" onClick={() => void route.refetch()}>{t('reports.retry')}</Button>
+        {knownErrorText(t, route.error) ?? t('history.loadError')}{' '}
+        <Button variant="subtle" size="compact-sm" onClick={() => void route.refetch()}>{t('reports.retry')}</Button>
       </Alert>
     );
   } else if (points.length === 0) body = <Text size="sm" c="gray.7" role="status" px="md" py="xs" data-testid="history-empty">{t('history.empty')}</Text>;

@@ -73,6 +73,19 @@ describe('report page', () => {
     await waitFor(() => expect(screen.getByTestId('report-empty').textContent).toBe(pt.reports.empty));
   });
 
+  it("says why the server refused: too many reports at once, a period over the server's limit", async () => {
+    let answer = 'Too many reports at once - you may run 2 at a time (history included); wait for one to finish, or cancel it';
+    let status = 429;
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => (url.startsWith('/api/groups') ? json([]) : json(answer, status))));
+    renderReport('stops');
+    fireEvent.click(screen.getByTestId('report-load'));
+    await waitFor(() => expect(screen.getByTestId('report-error').textContent).toContain(pt.errors.TOO_MANY_REPORTS_AT_ONCE));
+    answer = 'Invalid period - reports cover at most 31622400 seconds (366 days); ask for a shorter period';
+    status = 400;
+    fireEvent.click(screen.getByRole('button', { name: pt.reports.retry }));
+    await waitFor(() => expect(screen.getByTestId('report-error').textContent).toContain(pt.errors.INVALID_PERIOD));
+  });
+
   it('exports with the spreadsheet Accept header', async () => {
     const fetch = vi.fn(async (_url: string, _init?: RequestInit) => json([]));
     vi.stubGlobal('fetch', fetch);

@@ -13,6 +13,7 @@ import { useNavigate } from 'react-router';
 import type { Group as DeviceGroup, Position } from '@rastro/domain/entities';
 import { hasPermission } from '@rastro/domain/permissions';
 import { api } from '../../api/http.ts';
+import { knownErrorText } from '../../api/error-text.ts';
 import { useSession } from '../../app/session-store.ts';
 import { useMobileLayout } from '../../app/shell/layout.ts';
 import { useLive } from '../../live/live-store.ts';
@@ -255,8 +256,9 @@ function ReportScreen({ path }: { path: ReportPath }) {
     setExportError(null);
     try {
       await downloadReport(kind, request, file);
-    } catch {
-      setExportError(t('reports.exportError'));
+    } catch (error) {
+      // A refusal the server explains (period too long, too many reports) says so; else the general text.
+      setExportError(knownErrorText(t, error) ?? t('reports.exportError'));
     } finally {
       setExporting(false);
     }
@@ -270,7 +272,8 @@ function ReportScreen({ path }: { path: ReportPath }) {
   else if (report.isError) {
     body = (
       <Alert color="red" role="alert" m="sm" data-testid="report-error">
-        {t('reports.loadError')} <Button variant="subtle" size="compact-sm" onClick={() => void report.refetch()}>{t('reports.retry')}</Button>
+        {knownErrorText(t, report.error) ?? t('reports.loadError')}{' '}
+        <Button variant="subtle" size="compact-sm" onClick={() => void report.refetch()}>{t('reports.retry')}</Button>
       </Alert>
     );
   } else if (rows.length === 0) body = <Text size="sm" c="gray.7" px="md" py="xs" role="status" data-testid="report-empty">{t('reports.empty')}</Text>;
