@@ -12,7 +12,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, PositionTable } from '../src/storage/schema.ts';
-import { reportPool } from '../src/reports/report-pool.ts';
+import { reportPool, USER_WAITING } from '../src/reports/report-pool.ts';
 import { backends, freePort, startTestServer, type TestClient, type TestServer } from './harness.ts';
 import { createDevice, osmand, sleep } from './ingest-helpers.ts';
 import { link, makeUser, setServer, type TestUser } from './visibility-fixtures.ts';
@@ -121,9 +121,14 @@ describe.each(backends)('report isolation (%s)', (backend) => {
     const a = start(user.client, worst(ids));
     const b = start(user.client, worst(ids));
     await until('both jobs running', () => jobsOf(server, user.row.id).filter((j) => j.started).length === 2);
-    // Both slots taken: a third is refused.
-    expect((await user.client.get(small)).status).toBe(429);
+    // Both running slots taken: a third waits behind them instead of starting.
+    const c = start(user.client, small);
+    await until('the third admitted', () => jobsOf(server, user.row.id).length === 3);
+    await sleep(200);
+    expect(jobsOf(server, user.row.id).filter((j) => j.started)).toHaveLength(2);
     a.abort();
+    // A slot is free again: the waiting one runs and answers.
+    expect((await c.done).status).toBe(200);
     b.abort();
     expect((await a.done).status).toBe(0);
     const took = await until('the jobs to end', () => jobsOf(server, user.row.id).length === 0, 8_000);
@@ -131,12 +136,12 @@ describe.each(backends)('report isolation (%s)', (backend) => {
     expect((await user.client.get(small)).status).toBe(200);
   });
 
-  it('per user: at most RASTRO_REPORT_USER_LIMIT (2) reports at once, the next one gets 429 with Retry-After; others are not affected', async () => {
+  it('per user: RASTRO_REPORT_USER_LIMIT (2) reports run at once and a few more wait; past that 429 with Retry-After; others are not affected', async () => {
     await until('no job of the user', () => jobsOf(server, user.row.id).length === 0);
-    const a = start(user.client, worst(ids));
-    const b = start(user.client, worst(ids));
+    const admitted = Array.from({ length: 2 + USER_WAITING }, () => start(user.client, worst(ids)));
     try {
-      await until('both admitted', () => jobsOf(server, user.row.id).length === 2);
+      await until('all admitted', () => jobsOf(server, user.row.id).length === admitted.length);
+      expect(jobsOf(server, user.row.id).filter((j) => j.started)).toHaveLength(2);
       const refused = await user.client.get(small);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -144,12 +149,11 @@ describe.each(backends)('report isolation (%s)', (backend) => {
       // Every kind and form counts, history included.
       expect((await user.client.get(`/api/positions?deviceId=${ids[0]}&${period(T0, T0 + DAY)}`)).status).toBe(429);
       expect((await user.client.get(`/api/reports/route/xlsx?deviceId=${ids[0]}&${period(T0, T0 + DAY)}`)).status).toBe(429);
-      // Another user still gets answers.
+      // Another user still gets answers: their report goes ahead of this user's waiting ones.
       expect((await other.client.get(small)).status).toBe(200);
     } finally {
-      a.abort();
-      b.abort();
-      await Promise.all([a.done, b.done]);
+      for (const r of admitted) r.abort();
+      await Promise.all(admitted.map((r) => r.done));
     }
     await until('the jobs to end', () => jobsOf(server, user.row.id).length === 0);
     expect((await user.client.get(small)).status).toBe(200);

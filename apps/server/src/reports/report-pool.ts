@@ -3,8 +3,10 @@
 // with their own database connections, so the event loop that serves the API and the device
 // ports never runs a report. The pool also bounds report work:
 //
-// - per user: at most `userLimit` reports running or waiting (more → 429 with Retry-After),
-//   and at most `userLimit` mailed reports pending;
+// - per user: at most `userLimit` reports running at once and USER_WAITING more waiting
+//   behind them (more → 429 with Retry-After) — one screen asks for a few parts at once (the
+//   history: route, stops, events), and another user's report is started before a user's
+//   third; and at most `userLimit` mailed reports pending;
 // - in total: at most `queue` reports waiting for a thread (more → 503) and `mailQueue`
 //   mailed reports pending (more → 429); a thread runs up to JOBS_PER_THREAD jobs at once,
 //   interleaved at their database reads, and mailed reports take at most half the slots
@@ -36,6 +38,11 @@ const CANCEL_GRACE_MS = 10_000;
  * servers commonly refuse messages over 20–25 MB. It also bounds what a pending mail holds.
  */
 export const MAIL_MAX_BYTES = 15 * 1024 * 1024;
+/**
+ * Reports of one user that may wait behind their running ones: a screen asks for several parts at
+ * once (the history's route, stops and events), and a second screen may be open.
+ */
+export const USER_WAITING = 4;
 /** Seconds a refused client is told to wait. */
 const RETRY_AFTER = '5';
 
@@ -103,7 +110,9 @@ class ReportThread {
 export class ReportPool {
   private readonly threads: ReportThread[] = [];
   private readonly waiting: Job[] = [];
+  /** Reports of a user admitted (running or waiting), and running. */
   private readonly reportsOf = new Map<number, number>();
+  private readonly runningOf = new Map<number, number>();
   private readonly mailsOf = new Map<number, number>();
   private mailsPending = 0;
   private nextId = 1;
@@ -208,10 +217,10 @@ export class ReportPool {
   private admitReport(userId: number): void {
     if (this.closing) throw stopping();
     const mine = this.reportsOf.get(userId) ?? 0;
-    if (mine >= this.limits.userLimit) {
+    if (mine >= this.limits.userLimit + USER_WAITING) {
       throw new ApiError(
         429,
-        `Too many reports at once - you may run ${this.limits.userLimit} at a time (history included); wait for one to finish, or cancel it`,
+        `Too many reports at once - you may run ${this.limits.userLimit} at a time and have ${USER_WAITING} more waiting (history included); wait for one to finish, or cancel it`,
         { 'Retry-After': RETRY_AFTER },
       );
     }
@@ -258,7 +267,8 @@ export class ReportPool {
     if (this.closing) return;
     for (;;) {
       if (!this.hasFreeSlot()) return;
-      let index = this.waiting.findIndex((j) => !j.mail);
+      // The oldest report whose user has a running slot left: a user's extra reports wait, others' go ahead.
+      let index = this.waiting.findIndex((j) => !j.mail && (this.runningOf.get(j.userId) ?? 0) < this.limits.userLimit);
       if (index < 0) {
         let mailsRunning = 0;
         for (const t of this.threads) for (const j of t.jobs) if (j.mail) mailsRunning++;
@@ -270,6 +280,7 @@ export class ReportPool {
       if (!thread) return;
       const [job] = this.waiting.splice(index, 1);
       job!.thread = thread;
+      if (!job!.mail) count(this.runningOf, job!.userId, +1);
       thread.jobs.add(job!);
       thread.post({ type: 'start', id: job!.id, spec: job!.spec });
       if (job!.wantsPiece) {
@@ -367,7 +378,10 @@ export class ReportPool {
     const at = this.waiting.indexOf(job);
     if (at >= 0) this.waiting.splice(at, 1);
     job.thread?.jobs.delete(job);
-    if (!job.mail) count(this.reportsOf, job.userId, -1);
+    if (!job.mail) {
+      count(this.reportsOf, job.userId, -1);
+      if (job.thread) count(this.runningOf, job.userId, -1);
+    }
     if (!job.cancelled) {
       if (error) job.sink.fail(error);
       else job.sink.end();
