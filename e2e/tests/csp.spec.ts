@@ -115,16 +115,16 @@ test('the policy is enforced and a violation would be caught', async ({ page }) 
     const script = document.createElement('script');
     script.textContent = 'window.injected = true';
     document.head.append(script);
-    // Not 'self' (another port) and not https: refused by img-src.
-    const img = document.createElement('img');
-    img.src = 'http://127.0.0.1:9/x.png';
-    document.body.append(img);
+    // Plugins are refused outright (object-src 'none'): a non-script directive is caught too.
+    const object = document.createElement('object');
+    object.data = '/favicon.ico';
+    document.body.append(object);
     await new Promise((resolve) => setTimeout(resolve, 300));
     return w.injected === true;
   });
   expect(ran).toBe(false);
   await expect.poll(() => problems.join('\n')).toContain('script-src');
-  await expect.poll(() => problems.join('\n')).toContain('img-src');
+  await expect.poll(() => problems.join('\n')).toContain('object-src');
 });
 
 test('login, live map, device, history and reports run without a policy violation', async ({ page }) => {
