@@ -22,6 +22,12 @@ export interface DecodedFix {
   accuracy: number;
   network: Network | null;
   attributes: Record<string, unknown>;
+  /**
+   * Whose clock `deviceTime`/`fixTime` come from: `utc` (the protocol says UTC or carries the
+   * zone), or `device` (a zone-less date from the device's own clock, which trackers are often
+   * set to local time: the device's `decoder.timezone` attribute corrects it). Absent = utc.
+   */
+  clock?: 'utc' | 'device';
 }
 
 export interface DecodedMessage {

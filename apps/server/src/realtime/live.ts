@@ -13,6 +13,25 @@ export interface LiveBatch {
    * carries its rendered `message` attribute already).
    */
   events?: UserEvent[];
+  /**
+   * Raw device frames for the sockets that asked for `{"logs": true}` (traccar-reference A.2),
+   * published only while `LiveFeed.logsWanted` is true.
+   */
+  logs?: RawFrame[];
+}
+
+/** One frame as a device sent it, for the device log. */
+export interface RawFrame {
+  protocol: string;
+  /** `address:port` of the device. */
+  host: string;
+  /** Null while the connection has not identified a known device. */
+  uniqueId: string | null;
+  deviceId: number | null;
+  /** Hex, or the text with `\r` / `\n` escaped. */
+  data: string;
+  /** Server time the frame arrived (epoch ms). */
+  time: number;
 }
 
 export interface UserEvent {
@@ -32,6 +51,9 @@ export class LiveFeed {
       if (i >= 0) this.subscribers.splice(i, 1);
     };
   }
+
+  /** Some socket asked for raw device logs: ingest listeners publish frames only while this is true. */
+  logsWanted = false;
 
   /** A batch produced on this instance; the bus relays it to the others. */
   relay: ((batch: LiveBatch) => void) | null = null;
