@@ -125,6 +125,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const port = await freePort();
   const osmandPort = await freePort();
+  // The tracker ports on free ports too: Traccar's defaults (5023, …) may be taken by another run.
+  const gt06Port = await freePort();
   const log = path.join(run, 'server.log');
   const out = fs.openSync(log, 'a');
   const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -135,6 +137,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       RASTRO_HOST: '127.0.0.1',
       RASTRO_PORT: String(port),
       RASTRO_OSMAND_PORT: String(osmandPort),
+      RASTRO_GT06_PORT: String(gt06Port),
+      RASTRO_TELTONIKA_PORT: '0',
+      RASTRO_H02_PORT: '0',
+      RASTRO_SUNTECH_PORT: '0',
       RASTRO_DATA_DIR: path.join(run, 'data'),
       RASTRO_DEMO: '0',
       RASTRO_ADMIN_PASSWORD: ADMIN_PASSWORD,
@@ -157,6 +163,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_WEB_ROOT = webRoot;
   process.env.E2E_SERVER_LOG = log;
   process.env.E2E_OSMAND_PORT = String(osmandPort);
+  process.env.E2E_GT06_PORT = String(gt06Port);
 
   return async () => {
     if (server.exitCode === null) {

@@ -2,6 +2,11 @@
 // server's event loop. One keep-alive TCP connection per device (as a real fleet), raw
 // HTTP/1.1 written by hand (node:http's client would cost more CPU than the server), and a
 // WebSocket on /api/socket as admin measuring request sent -> position pushed.
+// Three kinds of runs, in this order after the warm-up: light load (a few devices at 1/s each:
+// how long one acknowledgement takes when nothing else happens), closed-loop cases (N
+// connections each sending its next report as soon as the previous one is answered, as a
+// tracker emptying its buffer: what one connection's round trip allows), then the open-loop
+// steps at increasing rates.
 import net from 'node:net';
 import WebSocket from 'ws';
 import { nowMs, summary } from './stats.ts';
@@ -17,6 +22,25 @@ export interface LoadInit {
   graceSeconds: number;
   /** A first step at 2,000/s that is not reported (JIT, connections, first fixes). */
   warmupSeconds: number;
+  /** Light load: this many devices sending once a second each, for `lightSeconds` (0: skipped). */
+  lightDevices: number;
+  lightSeconds: number;
+  /** Closed-loop cases: connections sending back-to-back, each case for `closedSeconds`. */
+  closed: number[];
+  closedSeconds: number;
+}
+
+/** One light-load or closed-loop case, measured by the acknowledgements the devices got. */
+export interface CaseReport {
+  type: 'case';
+  name: string;
+  connections: number;
+  seconds: number;
+  ok: number;
+  failed: number;
+  /** Request written -> its answer read, ms. */
+  ack: ReturnType<typeof summary>;
+  cpuPercent: number;
 }
 
 export interface StepReport {
@@ -32,12 +56,22 @@ export interface StepReport {
   cpuPercent: number;
 }
 
+interface Tally {
+  ok: number;
+  failed: number;
+  response: number[];
+}
+
 interface Conn {
   socket: net.Socket;
   uid: string;
   busy: boolean;
   sentAt: number;
   step: number;
+  /** Where the answer to the request in flight is counted. */
+  tally: Tally;
+  /** Called once that answer is read (closed loop: sends the next report). */
+  answered: (() => void) | null;
   buf: string;
   lat: number;
   lon: number;
@@ -52,7 +86,10 @@ async function open(port: number, uid: string, i: number): Promise<Conn> {
     socket.once('error', reject);
   });
   socket.setEncoding('latin1');
-  return { socket, uid, busy: false, sentAt: 0, step: 0, buf: '', lat: -23.5 + (i % 100) * 0.01, lon: -46.6 + Math.floor(i / 100) * 0.01 };
+  return {
+    socket, uid, busy: false, sentAt: 0, step: 0, tally: { ok: 0, failed: 0, response: [] }, answered: null, buf: '',
+    lat: -23.5 + (i % 100) * 0.01, lon: -46.6 + Math.floor(i / 100) * 0.01,
+  };
 }
 
 async function run(init: LoadInit): Promise<void> {
@@ -95,15 +132,28 @@ async function run(init: LoadInit): Promise<void> {
         if (c.buf.length < total) return;
         const status = c.buf.slice(9, 12);
         c.buf = c.buf.slice(total);
-        const stats = perStep[c.step] ?? warm;
         if (status === '200') {
-          stats.ok++;
-          stats.response.push(nowMs() - c.sentAt);
-        } else stats.failed++;
+          c.tally.ok++;
+          c.tally.response.push(nowMs() - c.sentAt);
+        } else c.tally.failed++;
         c.busy = false;
+        c.answered?.();
       }
     });
     c.socket.on('error', () => undefined);
+  }
+
+  /** Writes the connection's next report; `step` goes into it for the socket delay (-1: not counted). */
+  function post(c: Conn, step: number, tally: Tally): void {
+    c.busy = true;
+    c.step = step;
+    c.tally = tally;
+    c.lat += 0.0001;
+    c.sentAt = nowMs();
+    c.socket.write(
+      `GET /?id=${c.uid}&lat=${c.lat.toFixed(5)}&lon=${c.lon.toFixed(5)}&speed=12.5&timestamp=${Date.now()}` +
+        `&step=${step}&sent=${c.sentAt.toFixed(3)} HTTP/1.1\r\nHost: bench\r\n\r\n`,
+    );
   }
 
   let cursor = 0;
@@ -112,17 +162,61 @@ async function run(init: LoadInit): Promise<void> {
       const c = conns[cursor]!;
       cursor = (cursor + 1) % conns.length;
       if (c.busy) continue;
-      c.busy = true;
-      c.step = step;
-      c.lat += 0.0001;
-      c.sentAt = nowMs();
-      c.socket.write(
-        `GET /?id=${c.uid}&lat=${c.lat.toFixed(5)}&lon=${c.lon.toFixed(5)}&speed=12.5&timestamp=${Date.now()}` +
-          `&step=${step}&sent=${c.sentAt.toFixed(3)} HTTP/1.1\r\nHost: bench\r\n\r\n`,
-      );
+      post(c, step, perStep[step] ?? warm);
       return true;
     }
     return false;
+  }
+
+  /** Waits until no connection has a request in flight (the previous run's answers are in), 30 s at most. */
+  async function quiet(): Promise<void> {
+    const deadline = nowMs() + 30_000;
+    while (conns.some((c) => c.busy) && nowMs() < deadline) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  /** Runs `body` as one reported case: acknowledgements counted in `tally`, CPU over its span. */
+  async function measureCase(name: string, connections: number, seconds: number, body: (tally: Tally) => Promise<void>): Promise<void> {
+    await quiet();
+    const tally: Tally = { ok: 0, failed: 0, response: [] };
+    send({ type: 'case-start', name });
+    const cpu0 = process.cpuUsage();
+    const t0 = nowMs();
+    await body(tally);
+    await quiet();
+    const cpu = process.cpuUsage(cpu0);
+    const report: CaseReport = {
+      type: 'case', name, connections, seconds, ok: tally.ok, failed: tally.failed, ack: summary(tally.response),
+      cpuPercent: ((cpu.user + cpu.system) / 1000 / (nowMs() - t0)) * 100,
+    };
+    send(report);
+  }
+
+  /** `count` connections, each sending its next report as soon as the previous one is answered. */
+  function closedLoop(count: number, seconds: number, tally: Tally): Promise<void> {
+    const end = nowMs() + seconds * 1000;
+    const used = conns.slice(0, count);
+    return new Promise<void>((resolve) => {
+      let running = used.length;
+      for (const c of used) {
+        c.answered = () => {
+          if (nowMs() < end) return post(c, -1, tally);
+          c.answered = null;
+          if (--running === 0) resolve();
+        };
+        post(c, -1, tally);
+      }
+    });
+  }
+
+  /** `count` devices sending once a second each, spread over the second. */
+  async function lightLoad(count: number, seconds: number, tally: Tally): Promise<void> {
+    const used = conns.slice(0, count);
+    for (let s = 0; s < seconds; s++) {
+      for (const c of used) {
+        if (!c.busy) post(c, -1, tally);
+        await new Promise((r) => setTimeout(r, 1000 / used.length));
+      }
+    }
   }
 
   /** Sends at `rate` for `seconds`, open loop: a send due while every connection waits is counted as backlog. */
@@ -153,6 +247,17 @@ async function run(init: LoadInit): Promise<void> {
     await drive(-1, 2000, init.warmupSeconds, { sent: 0, backlogged: 0 });
     await new Promise((r) => setTimeout(r, init.graceSeconds * 1000));
   }
+
+  if (init.lightDevices > 0 && init.lightSeconds > 0) {
+    const n = Math.min(init.lightDevices, conns.length);
+    await measureCase(`light: ${n} × 1/s`, n, init.lightSeconds, (tally) => lightLoad(n, init.lightSeconds, tally));
+  }
+  for (const count of init.closed) {
+    const n = Math.min(count, conns.length);
+    const name = `back-to-back, ${n} connection${n === 1 ? '' : 's'}`;
+    await measureCase(name, n, init.closedSeconds, (tally) => closedLoop(n, init.closedSeconds, tally));
+  }
+  await quiet();
 
   for (let step = 0; step < init.rates.length; step++) {
     const rate = init.rates[step]!;

@@ -26,6 +26,10 @@ export const env = {
   get osmandPort() {
     return Number(required('E2E_OSMAND_PORT'));
   },
+  /** The server's GT06 tracker port (tests send raw frames to it). */
+  get gt06Port() {
+    return Number(required('E2E_GT06_PORT'));
+  },
 };
 
 export const screenshotsDir = path.join(repoRoot, 'e2e/screenshots');

@@ -1,6 +1,7 @@
 // The device detail panel (/devices/:deviceId): fields and latest position from the real server,
-// pinned and all attributes, actions (lock/unlock with the pending state until the device
-// reports, anchor on and off, delete), the 390 px bottom sheet, and the not-found state.
+// pinned and all attributes, actions (lock/unlock and commands with their lifecycle: pending and
+// why, sent, acknowledged with the reply, confirmed, cancelled; the engine-stop speed guard),
+// anchor on and off, delete, the 390 px bottom sheet, and the not-found state.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Device } from '@rastro/domain/entities';
 import { Api } from '../support/api.ts';
@@ -60,7 +61,7 @@ test('the detail panel shows the device, its latest position and attributes; pin
   const device = await admin.createDevice({ name: 'Caminhão Detalhe', model: 'GT06', attributes: { plate: 'ABC1D23' } });
   await report(device.uniqueId, -23.5489, -46.6388, { ignition: 'true', batt: 87, sat: 9 });
   const panel = await openDetail(page, device);
-  await expect(panel.getByRole('heading', { name: t('device.title') })).toBeVisible();
+  await expect(panel.getByRole('heading', { name: t('device.title'), exact: true })).toBeVisible();
   await expect(panel.getByText('ABC1D23')).toBeVisible();
   await expect(panel.getByText('GT06')).toBeVisible();
   // 10 knots in km/h (the default unit).
@@ -111,6 +112,21 @@ test('an unknown device shows the not-found state', async ({ page }) => {
 
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test('the recent commands fit the bottom sheet', async ({ page }) => {
+    const device = await admin.createDevice({ name: 'Moto Comandos' });
+    await report(device.uniqueId, -23.5512, -46.6341, { speed: knots(70) });
+    const panel = await openDetail(page, device);
+    await page.getByRole('button', { name: pt.shell!.panelExpand! }).first().click();
+    await panel.getByRole('button', { name: t('device.actions.lock'), exact: true }).click();
+    await page.getByRole('dialog', { name: t('device.actions.lock') }).getByRole('button', { name: t('device.actions.lock') }).click();
+    await expect(commandState(panel)).toHaveAttribute('data-reason', 'speed');
+    await commandState(panel).scrollIntoViewIfNeeded();
+    await expectNoHorizontalScroll(page);
+    await settled(page);
+    await shot(page, 'device-detail-commands');
+    await expectAccessible(page, 'device detail commands, bottom sheet');
+  });
+
   test('the detail is a bottom sheet', async ({ page }) => {
     const device = await admin.createDevice({ name: 'Moto Celular' });
     await report(device.uniqueId, -23.5512, -46.6341, { ignition: 'false' });
@@ -126,7 +142,15 @@ test.describe('at 390 px', () => {
   });
 });
 
-test('lock: cancelling says so; confirming on an offline device is pending until the device reports', async ({ page }) => {
+/** km/h as OsmAnd's `speed` field (knots). */
+const knots = (kmh: number) => Number((kmh / 1.852).toFixed(2));
+
+/** The device's recent commands in the detail: the newest is the `command-state` item. */
+function commandState(panel: Locator) {
+  return panel.getByTestId('command-state');
+}
+
+test('lock: cancelling says so; on an offline device it is pending, then sent, acknowledged with the reply, confirmed by blocked=true', async ({ page }) => {
   const device = await admin.createDevice({ name: 'Bloqueio Pendente' });
   const panel = await openDetail(page, device);
   const toolbar = panel.getByRole('toolbar', { name: t('device.actions.label') });
@@ -139,15 +163,71 @@ test('lock: cancelling says so; confirming on an offline device is pending until
 
   await toolbar.getByRole('button', { name: t('device.actions.lock'), exact: true }).click();
   await page.getByRole('dialog', { name: t('device.actions.lock') }).getByRole('button', { name: t('device.actions.lock') }).click();
-  const state = panel.getByTestId('command-state');
-  await expect(state).toHaveAttribute('data-state', 'pending');
+  const state = commandState(panel);
+  await expect(state).toHaveAttribute('data-state', 'queued');
   await expect(state).toContainText(t('device.actions.lock'));
+  await expect(state).toContainText(t('device.commandLog.status.queued'));
+  await expect(state).toContainText(t('device.commandLog.reason.offline'));
+  await expect(panel.getByRole('heading', { name: t('device.commandLog.title') })).toBeVisible();
+  await settled(page);
   await shot(page, 'device-detail-lock-pending');
 
-  // The device reports: the server answers with the queued command's text; the panel shows it delivered.
+  // The device reports: the server answers with the queued command's text; the panel shows it sent.
   const answer = await report(device.uniqueId, -23.55, -46.63);
   expect(answer).toContain('engineStop');
-  await expect(state).toHaveAttribute('data-state', 'delivered', { timeout: 10_000 });
+  await expect(state).toHaveAttribute('data-state', 'sent', { timeout: 10_000 });
+  await expect(state).toContainText(t('device.commandLog.awaitingReply'));
+  // Its reply: acknowledged, with the text.
+  expect(await report(device.uniqueId, -23.5501, -46.6301, { result: 'Cut oil and electricity OK' })).toBe('');
+  await expect(state).toHaveAttribute('data-state', 'acknowledged', { timeout: 10_000 });
+  await expect(state).toContainText(t('device.commandLog.reply', { text: 'Cut oil and electricity OK' }));
+  await expect(state).toContainText(t('device.commandLog.awaitingEffect'));
+  // A position showing the effect: confirmed, every step with its time.
+  await report(device.uniqueId, -23.5502, -46.6302, { blocked: 'true', speed: 0 });
+  await expect(state).toHaveAttribute('data-state', 'confirmed', { timeout: 10_000 });
+  await expect(state).toContainText(t('device.commandLog.status.confirmed'));
+  await expect(state.locator('time')).toHaveCount(4);
+  await settled(page);
+  await shot(page, 'device-detail-lock-confirmed');
+  await expectAccessible(page, 'device detail, command lifecycle');
+});
+
+test('speed guard: a lock to a vehicle at 60 km/h waits until a report at 5 km/h delivers it', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Bloqueio em Movimento' });
+  await report(device.uniqueId, -23.55, -46.63, { speed: knots(60) });
+  const panel = await openDetail(page, device);
+  await panel.getByRole('button', { name: t('device.actions.lock'), exact: true }).click();
+  await page.getByRole('dialog', { name: t('device.actions.lock') }).getByRole('button', { name: t('device.actions.lock') }).click();
+  const state = commandState(panel);
+  await expect(state).toHaveAttribute('data-state', 'queued');
+  await expect(state).toHaveAttribute('data-reason', 'speed');
+  await expect(state).toContainText(t('device.commandLog.reason.speed'));
+  await settled(page);
+  await shot(page, 'device-detail-lock-speed');
+
+  // Still fast: nothing is handed over, it keeps waiting.
+  expect(await report(device.uniqueId, -23.551, -46.631, { speed: knots(58) })).toBe('');
+  await expect(state).toHaveAttribute('data-reason', 'speed');
+  // Slow: the report's answer carries the engine stop.
+  expect(await report(device.uniqueId, -23.552, -46.632, { speed: knots(5) })).toContain('engineStop');
+  await expect(state).toHaveAttribute('data-state', 'sent', { timeout: 10_000 });
+});
+
+test('a pending lock can be cancelled: the device never gets it', async ({ page }) => {
+  const device = await admin.createDevice({ name: 'Bloqueio Cancelado' });
+  const panel = await openDetail(page, device);
+  await panel.getByRole('button', { name: t('device.actions.lock'), exact: true }).click();
+  await page.getByRole('dialog', { name: t('device.actions.lock') }).getByRole('button', { name: t('device.actions.lock') }).click();
+  const state = commandState(panel);
+  await expect(state).toHaveAttribute('data-state', 'queued');
+  // Keyboard: the cancel button is reachable and labelled with the command.
+  const cancel = panel.getByRole('button', { name: t('device.commandLog.cancelLabel', { command: t('device.actions.lock') }) });
+  await cancel.focus();
+  await page.keyboard.press('Enter');
+  await expect(state).toHaveAttribute('data-state', 'failed');
+  await expect(state).toContainText(t('device.commandLog.reason.cancelled'));
+  await expect(cancel).toHaveCount(0);
+  expect(await report(device.uniqueId, -23.55, -46.63)).toBe('');
 });
 
 test('unlock uses the saved command whose tarkan.changeNative is engineResume', async ({ page }) => {
@@ -160,9 +240,12 @@ test('unlock uses the saved command whose tarkan.changeNative is engineResume', 
   const panel = await openDetail(page, device);
   await panel.getByRole('button', { name: t('device.actions.unlock'), exact: true }).click();
   await page.getByRole('dialog', { name: t('device.actions.unlock') }).getByRole('button', { name: t('device.actions.unlock') }).click();
-  await expect(panel.getByTestId('command-state')).toHaveAttribute('data-state', 'pending');
+  const state = commandState(panel);
+  await expect(state).toHaveAttribute('data-state', 'queued');
+  await expect(state).toContainText(`${t('device.actions.unlock')} (Liberar motor)`);
+  await expect(state).toContainText(t('device.commandLog.reason.nextMessage'));
   expect(await report(device.uniqueId, -23.5501, -46.6301)).toContain('RELAY,0#');
-  await expect(panel.getByTestId('command-state')).toHaveAttribute('data-state', 'delivered', { timeout: 10_000 });
+  await expect(state).toHaveAttribute('data-state', 'sent', { timeout: 10_000 });
 });
 
 test('send a custom command from the command dialog', async ({ page }) => {
@@ -178,8 +261,15 @@ test('send a custom command from the command dialog', async ({ page }) => {
   await shot(page, 'device-detail-command');
   await expectAccessible(page, 'command dialog');
   await dialog.getByRole('button', { name: t('device.command.send') }).click();
-  await expect(panel.getByTestId('command-state')).toHaveAttribute('data-state', 'pending');
+  const state = commandState(panel);
+  await expect(state).toHaveAttribute('data-state', 'queued');
+  await expect(state).toContainText(t('device.commandTypes.custom'));
   expect(await report(device.uniqueId, -23.5502, -46.6302)).toContain('STATUS#');
+  await expect(state).toHaveAttribute('data-state', 'sent', { timeout: 10_000 });
+  // A custom command ends at its reply: nothing confirms it.
+  await report(device.uniqueId, -23.5503, -46.6303, { result: 'GPS:OK;GSM:4' });
+  await expect(state).toHaveAttribute('data-state', 'acknowledged', { timeout: 10_000 });
+  await expect(state).not.toContainText(t('device.commandLog.awaitingEffect'));
 });
 
 test('anchor on and off', async ({ page }) => {

@@ -19,6 +19,7 @@ import { passwordRoutes } from './auth/password-routes.ts';
 import { usersRoutes } from './users/users-routes.ts';
 import { serverRoutes } from './server-info/server-routes.ts';
 import { devicesRoutes } from './devices/devices-routes.ts';
+import { deviceClockRoutes } from './device-clock/clock-routes.ts';
 import { groupsRoutes } from './groups/groups-routes.ts';
 import { permissionsRoutes } from './permissions/permissions-routes.ts';
 import { positionsRoutes } from './positions/positions-routes.ts';
@@ -119,6 +120,7 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   await usersRoutes(app, ctx);
   await serverRoutes(app, ctx);
   await devicesRoutes(app, ctx);
+  await deviceClockRoutes(app, ctx);
   await groupsRoutes(app, ctx);
   await permissionsRoutes(app, ctx);
   await positionsRoutes(app, ctx);

@@ -11,6 +11,15 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   osmandPort: number;
+  /**
+   * TCP (and UDP) ports of the binary and text device protocols, by protocol name (gt06,
+   * teltonika, h02, suntech: RASTRO_<NAME>_PORT, Traccar's defaults); 0 turns one off.
+   */
+  protocolPorts: Record<string, number>;
+  /** Seconds of silence after which a device connection is closed (RASTRO_DEVICE_IDLE_TIMEOUT, Traccar `server.timeout`). */
+  deviceIdleTimeout: number;
+  /** Device connections held at once over all protocol ports; more are closed at once (RASTRO_DEVICE_CONNECTIONS). */
+  deviceConnections: number;
   adminPassword: string | null;
   demo: boolean;
   license: LicenseMode;
@@ -57,6 +66,18 @@ export interface Config {
   keys: Record<string, ConfigValue>;
   /** Report threads and the limits on report work (reports/report-pool.ts). */
   reports: ReportsConfig;
+  /** The command lifecycle and the engine-stop speed guard (commands/). */
+  commands: CommandsConfig;
+}
+
+export interface CommandsConfig {
+  /** Seconds a sent command may wait for the device's reply before it is failed (RASTRO_COMMAND_TIMEOUT). */
+  timeout: number;
+  /**
+   * km/h above which an engine stop is held until the vehicle slows down
+   * (RASTRO_ENGINE_STOP_MAX_SPEED; the server attribute `engineStop.maxSpeed` overrides it).
+   */
+  engineStopMaxSpeed: number;
 }
 
 export interface ReportsConfig {
@@ -191,6 +212,14 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: (env.RASTRO_DATA_DIR ?? './data').trim() || './data',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     osmandPort: int(env, 'RASTRO_OSMAND_PORT', 5055, 0, 65535),
+    protocolPorts: {
+      gt06: int(env, 'RASTRO_GT06_PORT', 5023, 0, 65535),
+      teltonika: int(env, 'RASTRO_TELTONIKA_PORT', 5027, 0, 65535),
+      h02: int(env, 'RASTRO_H02_PORT', 5013, 0, 65535),
+      suntech: int(env, 'RASTRO_SUNTECH_PORT', 5011, 0, 65535),
+    },
+    deviceIdleTimeout: int(env, 'RASTRO_DEVICE_IDLE_TIMEOUT', 1800, 1, 86_400 * 7),
+    deviceConnections: int(env, 'RASTRO_DEVICE_CONNECTIONS', 20_000, 1, 1_000_000),
     adminPassword: adminPassword ? adminPassword : null,
     demo: flag(env, 'RASTRO_DEMO', true),
     license,
@@ -220,6 +249,10 @@ export function loadConfig(env: Env = process.env): Config {
       userLimit: int(env, 'RASTRO_REPORT_USER_LIMIT', 2, 1, 1000),
       queue: int(env, 'RASTRO_REPORT_QUEUE', 20, 0, 100_000),
       mailQueue: int(env, 'RASTRO_REPORT_MAIL_QUEUE', 20, 1, 100_000),
+    },
+    commands: {
+      timeout: int(env, 'RASTRO_COMMAND_TIMEOUT', 120, 1, 86_400),
+      engineStopMaxSpeed: int(env, 'RASTRO_ENGINE_STOP_MAX_SPEED', 20, 0, 1000),
     },
   };
 }

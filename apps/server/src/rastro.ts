@@ -15,6 +15,7 @@ import { Changes } from './realtime/changes.ts';
 import { LiveFeed } from './realtime/live.ts';
 import { buildApp } from './app.ts';
 import { startServices } from './services.ts';
+import type { ListenerPorts } from './ingest/tcp/protocol-listeners.ts';
 import { createMailer } from './mail/mailer.ts';
 
 export interface StartOptions {
@@ -36,6 +37,8 @@ export interface Rastro {
   port: number;
   /** Actual OsmAnd port, 0 when disabled. */
   osmandPort: number;
+  /** Actual ports of the device protocols by name (gt06, teltonika, …); a protocol turned off is absent. */
+  protocolPorts: Record<string, ListenerPorts>;
   /** Generated administrator password when none was configured and the database was new. */
   generatedAdminPassword: string | null;
   close(): Promise<void>;
@@ -74,6 +77,7 @@ export async function startRastro(config: Config, options: StartOptions = {}): P
     app,
     port,
     osmandPort: services.osmandPort,
+    protocolPorts: services.protocolPorts,
     generatedAdminPassword,
     async close() {
       if (closed) return;

@@ -6,9 +6,12 @@ import { startOsmandServer } from './ingest/osmand/osmand-server.ts';
 import { startBus } from './realtime/bus.ts';
 import { startDemo } from './demo/demo.ts';
 import { commandDelivery } from './commands/command-delivery.ts';
+import { startProtocolListeners, type ListenerPorts } from './ingest/tcp/protocol-listeners.ts';
 
 export interface Services {
   osmandPort: number;
+  /** Bound ports of the binary/text device protocols by name (those not turned off). */
+  protocolPorts: Record<string, ListenerPorts>;
   /** The processing pipeline: other ingest paths (binary protocols, demo) submit through it. */
   processing: Processing;
 }
@@ -23,6 +26,10 @@ export async function startServices(ctx: AppContext, _options: { httpPort: numbe
   const commands = commandDelivery(ctx).queue;
   await commands.start();
   ctx.onClose.push(() => commands.stop());
+  // Command lifecycle: replies and effects read off the writer's flushes; timeouts by a periodic job.
+  const lifecycle = commandDelivery(ctx).lifecycle;
+  await lifecycle.start();
+  ctx.onClose.push(() => lifecycle.stop());
   let osmandPort = 0;
   // Port 0 disables the OsmAnd listener (documented); tests pass a free port.
   if (ctx.config.osmandPort !== 0) {
@@ -35,7 +42,10 @@ export async function startServices(ctx: AppContext, _options: { httpPort: numbe
     ctx.onClose.push(() => osmand.close());
     osmandPort = osmand.port;
   }
+  // GT06, Teltonika, H02, Suntech on their ports (RASTRO_<NAME>_PORT; 0 turns one off). After
+  // the command queue: a tracker's first frame may collect its queued commands.
+  const protocolPorts = await startProtocolListeners(ctx);
   // The demo fleet reports through the OsmAnd port, so it starts once that is bound.
   await startDemo(ctx, { osmandPort });
-  return { osmandPort, processing };
+  return { osmandPort, protocolPorts, processing };
 }

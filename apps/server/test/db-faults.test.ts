@@ -212,7 +212,7 @@ describe('SQLite faults under ingest', () => {
     for (let i = 0; i < 5; i++) devices.push(await createDevice(server, `locked-${i}`));
     const store = new SqliteWriteStore(path.join(server.dataDir, 'rastro.db'), ctx.log, { busyTimeoutMs: 50 });
     await store.start();
-    const writer = new PositionWriter(ctx, { intervalMs: 1, retryMinMs: 20, retryMaxMs: 100, bufferLimit: 3, store });
+    const writer = new PositionWriter(ctx, { retryMinMs: 20, retryMaxMs: 100, bufferLimit: 3, store });
     const pipeline = new Pipeline(ctx, ctx.processing!.devices, writer, defaultSteps());
     const listener = await startOsmandServer(ctx, pipeline, { host: '127.0.0.1', port: 0 });
     const target = { osmandUrl: `http://127.0.0.1:${listener.port}` };

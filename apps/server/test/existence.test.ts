@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, startTestServer, type TestClient, type TestResponse, type TestServer } from './harness.ts';
 import { addPosition, create, link, makeUser } from './visibility-fixtures.ts';
 
-type Kind = 'device' | 'group' | 'user' | 'geofence' | 'command' | 'position' | 'event';
+type Kind = 'device' | 'group' | 'user' | 'geofence' | 'command' | 'commandLog' | 'position' | 'event';
 
 /** What a caller owns: the "mine" side of routes that take two ids. */
 interface Own {
@@ -40,6 +40,7 @@ const ROWS: Row[] = [
   { route: 'PUT /api/devices/:id', kind: 'device', call: (c, _o, id) => c.put(`/api/devices/${id}`, { id, name: 'X', uniqueId: fresh() }) },
   { route: 'DELETE /api/devices/:id', kind: 'device', call: (c, _o, id) => c.delete(`/api/devices/${id}`) },
   { route: 'PUT /api/devices/:id/accumulators', kind: 'device', call: (c, _o, id) => c.put(`/api/devices/${id}/accumulators`, { deviceId: id, totalDistance: 1 }) },
+  { route: 'GET /api/devices/:id/clock', kind: 'device', call: (c, _o, id) => c.get(`/api/devices/${id}/clock`) },
   { route: 'GET /api/devices?id=', kind: 'device', call: (c, _o, id) => c.get(`/api/devices?id=${id}`) },
   { route: 'GET /api/devices?deviceId=', kind: 'device', call: (c, _o, id) => c.get(`/api/devices?deviceId=${id}`) },
   { route: 'GET /api/devices?groupId=', kind: 'group', call: (c, _o, id) => c.get(`/api/devices?groupId=${id}`) },
@@ -82,6 +83,9 @@ const ROWS: Row[] = [
   { route: 'POST /api/commands/send {deviceId}', kind: 'device', call: (c, _o, id) => c.post('/api/commands/send', { deviceId: id, type: 'custom', attributes: { data: 'x' } }) },
   { route: 'POST /api/commands/send {id}', kind: 'command', call: (c, o, id) => c.post('/api/commands/send', { id, deviceId: o.device }) },
   { route: 'POST /api/commands/send?groupId=', kind: 'group', call: (c, _o, id) => c.post(`/api/commands/send?groupId=${id}`, { type: 'custom', attributes: { data: 'x' } }) },
+  // command-log-routes.ts
+  { route: 'GET /api/commands/log?deviceId=', kind: 'device', call: (c, _o, id) => c.get(`/api/commands/log?deviceId=${id}`) },
+  { route: 'DELETE /api/commands/log/:id', kind: 'commandLog', call: (c, _o, id) => c.delete(`/api/commands/log/${id}`) },
   // positions-routes.ts
   { route: 'GET /api/positions?deviceId=', kind: 'device', call: (c, _o, id) => c.get(`/api/positions?deviceId=${id}`) },
   { route: 'GET /api/positions?deviceId=&from=&to=', kind: 'device', call: (c, _o, id) => c.get(`/api/positions?deviceId=${id}&${period}`) },
@@ -192,6 +196,9 @@ describe.each(backends)('existence is not leaked (%s)', (backend) => {
     foreign.device = (await create<{ id: number }>(admin, '/api/devices', { name: 'Theirs', uniqueId: 'ex-theirs', groupId: group.id })).id;
     foreign.geofence = (await create<{ id: number }>(admin, '/api/geofences', { name: 'Theirs', area })).id;
     foreign.command = (await create<{ id: number }>(admin, '/api/commands', { type: 'custom', attributes: { data: 'x' } })).id;
+    // A command waiting for their device (its lifecycle entry is what the cancel route takes).
+    const queued = await admin.post<{ commandLog: { id: number } }>('/api/commands/send', { deviceId: foreign.device, type: 'custom', attributes: { data: 'x' } });
+    foreign.commandLog = queued.json.commandLog.id;
     foreign.position = (await addPosition(server, foreign.device, { fixTime: Date.parse('2024-05-01T10:00:00Z') })).id;
     const event = await server.rastro.ctx.storage.db
       .insertInto('events')

@@ -293,6 +293,7 @@ const TARGETS: Target[] = [
   remove('/api/devices'),
   write('PUT', '/api/devices/:id/accumulators', idPath('/api/devices', (f) => f.device, '/accumulators'), () =>
     jsonBody(() => ({ totalDistance: 1000 }), ['deviceId', 'totalDistance', 'hours']), { reads: (f) => ['/api/devices', `/api/positions?deviceId=${f.device}`] }),
+  get('/api/devices/:id/clock', idPath('/api/devices', (f) => f.device, '/clock'), LIST_KEYS),
 
   get('/api/users', fixed('/api/users'), LIST_KEYS),
   get('/api/users/:id', idPath('/api/users', (f) => f.victim), LIST_KEYS),
@@ -324,6 +325,8 @@ const TARGETS: Target[] = [
   remove('/api/commands'),
   write('POST', '/api/commands/send', (f) => fc.constantFrom('/api/commands/send', `/api/commands/send?groupId=${f.group}`, '/api/commands/send?groupId=%ZZ'), (f) =>
     jsonBody(() => ({ deviceId: f.device, type: 'custom', attributes: { data: 'x' } }), ['deviceId', 'id', 'type', 'textChannel', 'description', 'attributes']), { reads: () => ['/api/commands'] }),
+  get('/api/commands/log', fixed('/api/commands/log'), ['deviceId', 'limit'], listValues, (f) => `deviceId=${f.device}`),
+  remove('/api/commands/log'),
 
   get('/api/permissions', fixed('/api/permissions'), ['userId', 'deviceId', 'groupId', 'geofenceId', 'managedUserId', 'commandId'], listValues, (f) => `userId=${f.victim}&deviceId=0`),
   write('POST', '/api/permissions', fixed('/api/permissions'), linkBody, { reads: () => ['/api/devices', '/api/groups'], restore: true }),

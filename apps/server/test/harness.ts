@@ -57,6 +57,11 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     RASTRO_PORT: '0',
     // A free port for the OsmAnd listener (0 would disable it); a test may pass its own.
     RASTRO_OSMAND_PORT: env.RASTRO_OSMAND_PORT ?? String(await freePort()),
+    // The tracker protocols stay off unless a test asks (RASTRO_GT06_PORT: String(await freePort())).
+    RASTRO_GT06_PORT: '0',
+    RASTRO_TELTONIKA_PORT: '0',
+    RASTRO_H02_PORT: '0',
+    RASTRO_SUNTECH_PORT: '0',
     RASTRO_DATA_DIR: dataDir,
     RASTRO_DEMO: '0',
     RASTRO_ADMIN_PASSWORD: ADMIN_PASSWORD,

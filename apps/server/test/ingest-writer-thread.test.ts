@@ -100,10 +100,10 @@ describe('SQLite writer thread', () => {
     const probe = new SQLite(file);
     /** Frames in the WAL now (a PASSIVE checkpoint reports them; the WAL restarts after a complete one). */
     const frames = () => (probe.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>)[0]!.log;
-    const run = async (checkpointEvery: number) => {
-      const ownStore = new SqliteWriteStore(file, ctx.log, { checkpointEvery });
+    const run = async (checkpointEvery: number, checkpointIntervalMs = 0) => {
+      const ownStore = new SqliteWriteStore(file, ctx.log, { checkpointEvery, checkpointIntervalMs });
       await ownStore.start();
-      const writer = new PositionWriter(ctx, { intervalMs: 0, store: ownStore });
+      const writer = new PositionWriter(ctx, { store: ownStore });
       const pipeline = new Pipeline(ctx, server.rastro.ctx.processing!.devices, writer, defaultSteps());
       frames();
       // One flush per message, then what is left in the WAL once the last one is answered.
@@ -120,6 +120,10 @@ describe('SQLite writer thread', () => {
       const withCheckpoints = await run(4);
       expect(without).toBeGreaterThanOrEqual(60);
       expect(withCheckpoints).toBeLessThan(without / 4);
+      // Back-to-back one-position flushes (the writer commits as soon as it is idle) do not
+      // checkpoint each time: not before checkpointIntervalMs since the last checkpoint.
+      const spaced = await run(1, 60_000);
+      expect(spaced).toBeGreaterThanOrEqual(60);
     } finally {
       probe.close();
     }
@@ -130,7 +134,7 @@ describe('SQLite writer thread', () => {
     const ctx = server.rastro.ctx;
     const ownStore = new SqliteWriteStore(path.join(server.dataDir, 'rastro.db'), ctx.log, { busyTimeoutMs: 50 });
     await ownStore.start();
-    const writer = new PositionWriter(ctx, { intervalMs: 1, retryMinMs: 20, store: ownStore });
+    const writer = new PositionWriter(ctx, { retryMinMs: 20, store: ownStore });
     const pipeline = new Pipeline(ctx, server.rastro.ctx.processing!.devices, writer, defaultSteps());
     const lock = holdWriteLock();
     let answered = false;

@@ -50,10 +50,10 @@ const NATIVE_DEVICE_TYPES: readonly CommandType[] = [
  */
 export const PROTOCOL_COMMAND_TYPES: Readonly<Record<string, readonly CommandType[]>> = {
   osmand: NATIVE_DEVICE_TYPES,
-  gt06: ['custom', 'engineStop', 'engineResume', 'alarmArm', 'alarmDisarm'],
-  teltonika: ['custom', 'engineStop', 'engineResume'],
-  h02: ['custom', 'engineStop', 'engineResume', 'alarmArm', 'alarmDisarm', 'positionPeriodic'],
-  suntech: ['custom', 'engineStop', 'engineResume', 'alarmArm', 'alarmDisarm', 'outputControl', 'rebootDevice', 'positionSingle'],
+  gt06: ['custom', 'engineStop', 'engineResume', 'positionSingle', 'rebootDevice', 'getVersion', 'getDeviceStatus'],
+  teltonika: ['custom', 'engineStop', 'engineResume', 'positionSingle', 'rebootDevice', 'getVersion', 'getModemStatus'],
+  h02: ['custom', 'engineStop', 'engineResume'],
+  suntech: ['custom', 'engineStop', 'engineResume', 'positionSingle', 'rebootDevice', 'outputControl'],
 };
 
 /**

@@ -135,9 +135,27 @@ export interface Event {
   attributes: Attributes;
 }
 
+/**
+ * One frame as a device sent it, for the device log (`{logs}` on the socket, only to sockets
+ * that sent `{"logs": true}`; traccar-reference A.2). The server's RawFrame (realtime/live.ts).
+ */
+export interface DeviceLogFrame {
+  protocol: string;
+  /** `address:port` of the device. */
+  host: string;
+  /** Null while the connection has not identified a known device. */
+  uniqueId: string | null;
+  deviceId: number | null;
+  /** Hex, or the text with `\r` / `\n` escaped. */
+  data: string;
+  /** Server time the frame arrived (epoch ms; Rastro, not in Traccar's messages). */
+  time?: number;
+}
+
 /** One message on `/api/socket`; the server never mixes keys in one message. */
 export interface SocketMessage {
   devices?: Device[];
   positions?: Position[];
   events?: Event[];
+  logs?: DeviceLogFrame[];
 }

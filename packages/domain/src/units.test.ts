@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distanceFromMetres, knotsFromMps, formatDistance, formatSpeed, kmToMiles, knotsToKmh, knotsToMph, relativeAge, resolveDistanceUnit, resolveSpeedUnit, speedFromKnots } from './units.ts';
+import { distanceFromMetres, knotsFromKmh, knotsFromMps, formatDistance, formatSpeed, kmToMiles, knotsToKmh, knotsToMph, relativeAge, resolveDistanceUnit, resolveSpeedUnit, speedFromKnots } from './units.ts';
 
 describe('units', () => {
   it('converts', () => {
@@ -9,6 +9,8 @@ describe('units', () => {
     expect(speedFromKnots(10, 'kn')).toBe(10);
     expect(knotsFromMps(1852 / 3600)).toBeCloseTo(1);
     expect(knotsFromMps(10)).toBeCloseTo(19.4384, 3);
+    expect(knotsFromKmh(1.852)).toBeCloseTo(1);
+    expect(knotsFromKmh(100)).toBeCloseTo(53.9957, 3);
     expect(distanceFromMetres(1500, 'km')).toBe(1.5);
     expect(distanceFromMetres(1000, 'mi')).toBeCloseTo(0.621371);
   });

@@ -14,6 +14,8 @@ export const knotsToMph = (knots: number): number => knots * MPH_PER_KNOT;
 export const kmToMiles = (km: number): number => km * MI_PER_KM;
 /** Metres per second → knots (reports' averageSpeed: distance / time). */
 export const knotsFromMps = (mps: number): number => (mps * 3.6) / KMH_PER_KNOT;
+/** km/h → knots (trackers that report km/h: GT06, Teltonika, Suntech). */
+export const knotsFromKmh = (kmh: number): number => kmh / KMH_PER_KNOT;
 
 export function speedFromKnots(knots: number, unit: SpeedUnit): number {
   return unit === 'kmh' ? knotsToKmh(knots) : unit === 'mph' ? knotsToMph(knots) : knots;

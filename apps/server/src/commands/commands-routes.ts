@@ -7,6 +7,10 @@
 // server, non-administrators) forbids ad-hoc commands and creating/changing/deleting saved
 // ones, but a saved command the user may use can still be sent. `deviceReadonly` does not
 // apply to commands. SMS (textChannel) needs a gateway this server does not have yet.
+//
+// Beyond Traccar, each answer of POST /send also carries `commandLog`: the command's lifecycle
+// entry (status, and why it waits — e.g. an engine stop held until the vehicle slows down),
+// which GET /api/commands/log follows (command-log-routes.ts).
 import type { FastifyInstance } from 'fastify';
 import { COMMAND_TYPES, commandTypesForProtocol } from '@rastro/domain/commands';
 import { COMMAND_WRITABLE_FIELDS, commandSchema, commandSendSchema, commandUpdateSchema, TYPE_REQUIRED } from '@rastro/domain/schemas/command';
@@ -23,8 +27,9 @@ import { fromBool, parseAttributes } from '../http/json.ts';
 import { extendedListFilter } from '../access/extended-list.ts';
 import { notDeletedDevice, visibleDeviceIdsQuery } from '../access/visibility.ts';
 import { CommandsRepo } from './commands-repo.ts';
-import { commandToJson, queuedCommandToJson, type CommandRow } from './command-json.ts';
-import { commandDelivery, type OutgoingCommand } from './command-delivery.ts';
+import { commandLogToJson, commandToJson, queuedCommandToJson, type CommandRow } from './command-json.ts';
+import { commandDelivery, type CommandOrigin, type OutgoingCommand } from './command-delivery.ts';
+import { commandLogRoutes } from './command-log-routes.ts';
 
 type WithId = { Params: { id: string } };
 
@@ -128,9 +133,11 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     if (deviceId === null && groupId === null) throw badRequest('Device is required - fill in the deviceId field');
     const savedId = body.id ?? null;
     let command: Omit<OutgoingCommand, 'deviceId'>;
+    const origin: CommandOrigin = { userId: user.id, description: body.description ?? null };
     if (savedId !== null) {
       const saved = await usableCommand(user, savedId);
       command = { type: saved.type, textChannel: saved.textChannel === 1, attributes: parseAttributes(saved.attributes) };
+      origin.description = saved.description;
     } else {
       if (limited(user, server)) throw forbidden('Operation restricted - this account may only send saved commands');
       if (body.type === undefined) throw badRequest(TYPE_REQUIRED);
@@ -145,8 +152,8 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       if (command.textChannel) throw smsUnavailable();
       const queuedRows = [];
       for (const device of await devicesOfGroup(user, groupId)) {
-        const result = await delivery.deliver(device, { ...command, deviceId: device.id });
-        if (result?.kind === 'queued') queuedRows.push(queuedCommandToJson(result.row));
+        const result = await delivery.deliver(device, { ...command, deviceId: device.id }, origin);
+        if (result?.kind === 'queued') queuedRows.push({ ...queuedCommandToJson(result.row), commandLog: commandLogToJson(result.log) });
       }
       if (queuedRows.length > 0) return reply.code(202).send(queuedRows);
       return reply.code(200).send(sent(0));
@@ -154,11 +161,17 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
     const { device } = await visibleDevice(user, deviceId!);
     if (command.textChannel) throw smsUnavailable();
-    const result = await delivery.deliver(device, { ...command, deviceId: device.id });
+    const result = await delivery.deliver(device, { ...command, deviceId: device.id }, origin);
     if (!result) throw badRequest('Device is not connected - the command was not queued (noQueue)');
-    if (result.kind === 'sent') return reply.code(200).send(sent(device.id));
-    return reply.code(202).send(queuedCommandToJson(result.row));
+    if (result.kind === 'held') {
+      const limit = await delivery.guard.limitKmh();
+      throw badRequest(`Vehicle moving - an engine stop waits until the vehicle is at or below ${limit} km/h; send it without noQueue to have it wait`);
+    }
+    if (result.kind === 'sent') return reply.code(200).send({ ...sent(device.id), commandLog: commandLogToJson(result.log) });
+    return reply.code(202).send({ ...queuedCommandToJson(result.row), commandLog: commandLogToJson(result.log) });
   });
+
+  await commandLogRoutes(app, ctx);
 
   app.get<WithId>('/api/commands/:id', async (req) => commandToJson(await usableCommand(requireUser(req), pathId(req.params.id))));
 

@@ -21,6 +21,13 @@ export const CONFIG_KEY_DEFAULTS = {
   'event.behavior.brakingThreshold': 0,
   /** Rastro: how often the deviceInactive check runs, ms (Traccar: every 15 min). 0 disables it (secondary instances). */
   'event.inactivity.checkInterval': 900_000,
+  /**
+   * Seconds a fix may be dated ahead of the server's clock and still become the device's latest
+   * position (Traccar: 86,400, and it drops such fixes). A GPS fix cannot come from the future:
+   * beyond a few minutes the device clock is wrong (often set to a zone east of UTC), so Rastro
+   * stores the fix but never shows it as the latest. Also a device/group attribute.
+   */
+  'filter.future': 600,
   'report.trip.newLogic': true,
   'report.trip.minDistance': 200,
   'report.trip.minDuration': 180,

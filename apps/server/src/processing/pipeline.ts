@@ -55,6 +55,20 @@ export class Pipeline {
     return { kind: 'stored', entry, work };
   }
 
+  /**
+   * The device spoke: `online` and `lastUpdate` now, with deviceOnline when it was not online
+   * and `event.status.enable` is on. `store` writes the device row when its status changed and
+   * nothing else will (a tracker's login or heartbeat without a position); while it stays online
+   * only the in-memory `lastUpdate` moves, which is what the status sweep reads.
+   */
+  deviceSpoke(entry: DeviceEntry, now: number, store: boolean): void {
+    const changed = entry.status !== 'online';
+    const event = changed && this.statusEvents ? statusEvent(entry.status, 'online', now) : null;
+    entry.status = 'online';
+    entry.lastUpdate = now;
+    if (event || (store && changed)) void this.writer.touch(entry, event ? [event] : undefined).catch(() => undefined);
+  }
+
   private process(entry: DeviceEntry, message: DecodedMessage, now: number): Processed | Promise<Processed> {
     if (message.notificationToken) {
       const token = message.notificationToken;
@@ -68,14 +82,9 @@ export class Pipeline {
     }
     if (!entry.lastLoaded) return this.devices.ensureLast(entry).then(() => this.process(entry, message, now));
 
-    // Every message from a device counts as a sign of life, even one a filter drops.
-    if (entry.status !== 'online' && this.statusEvents) {
-      const event = statusEvent(entry.status, 'online', now);
-      entry.status = 'online';
-      if (event) void this.writer.touch(entry, [event]).catch(() => undefined);
-    }
-    entry.status = 'online';
-    entry.lastUpdate = now;
+    // Every message from a device counts as a sign of life, even one a filter drops; the
+    // position's write stores the device row.
+    this.deviceSpoke(entry, now, false);
     const work: Work = {
       entry,
       position: draftFromFix(message.fix, entry.id, now),

@@ -36,6 +36,8 @@ export function draftFromFix(fix: DecodedFix, deviceId: number, serverTime: numb
     network: fix.network,
     geofenceIds: null,
     attributes: fix.attributes,
+    // Only device-clock dates say so: the device-clock step corrects them, then marks them utc.
+    ...(fix.clock === 'device' ? { clock: fix.clock } : {}),
   };
 }
 

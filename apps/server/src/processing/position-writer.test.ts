@@ -1,7 +1,9 @@
-// The position writer while the database is away: a flush that fails for a transient reason
-// keeps its batch and retries with a growing back-off, positions queue behind it within a
-// bound (then messages are refused), nothing is acknowledged before its commit, and shutdown
-// gives up after a bounded wait. A fake WriteStore stands for the database; timers are faked.
+// The position writer's group commit — an idle writer flushes at once, what arrives during a
+// commit goes in the next flush right after it, each within maxItems — and the writer while the
+// database is away: a flush that fails for a transient reason keeps its batch and retries with
+// a growing back-off, positions queue behind it within a bound (then messages are refused),
+// nothing is acknowledged before its commit, and shutdown gives up after a bounded wait. A fake
+// WriteStore stands for the database; timers are faked.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { emptyFix } from '../ingest/decoded.ts';
@@ -26,21 +28,35 @@ class FakeStore implements WriteStore {
   readonly attempts: Array<{ at: number; positions: number; ok: boolean }> = [];
   /** Sequence numbers of committed positions, in commit order. */
   readonly committed: number[] = [];
+  /** While set, each commit waits for `release()`: a commit that takes a while. */
+  slow = false;
+  /** Commits started and not finished yet. */
+  running = 0;
+  private readonly waiting: Array<() => void> = [];
   private nextId = 1;
 
-  commit(request: FlushRequest): Promise<FlushResult> {
+  async commit(request: FlushRequest): Promise<FlushResult> {
     const positions = request.positions.length / POSITION_WIDTH;
     const fail = this.down || this.failures > 0;
     this.attempts.push({ at: Date.now(), positions, ok: !fail });
     if (fail) {
       if (this.failures > 0) this.failures--;
-      return Promise.reject(this.error());
+      throw this.error();
     }
+    if (this.running > 0) throw new Error('two commits at once');
+    this.running++;
+    if (this.slow) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running--;
     for (let k = 0; k < request.positions.length; k += POSITION_WIDTH) {
       const attributes = JSON.parse(request.positions[k + POSITION_WIDTH - 1] as string) as { seq: number };
       this.committed.push(attributes.seq);
     }
-    return Promise.resolve({ positionIds: Array.from({ length: positions }, () => this.nextId++), eventIds: [] });
+    return { positionIds: Array.from({ length: positions }, () => this.nextId++), eventIds: [] };
+  }
+
+  /** Ends the commit under way (with `slow`). */
+  release(): void {
+    this.waiting.shift()?.();
   }
 
   async close(): Promise<void> {}
@@ -77,6 +93,85 @@ function watch(promise: Promise<unknown>) {
   return state;
 }
 
+/** Lets the writer's end-of-turn flush (setImmediate, not faked) and the promises after it run; fake time stands still. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('PositionWriter group commit', () => {
+  let store: FakeStore;
+  let ctx: AppContext;
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    store = new FakeStore();
+    ({ ctx } = fakeContext());
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('an idle writer commits a single item at once: no timer to wait for, the write resolves without time passing', async () => {
+    const w = new PositionWriter(ctx, { store });
+    const t0 = Date.now();
+    const done = watch(w.write(item(entry(1), 1)));
+    expect(store.attempts).toEqual([]);
+    await nextTurn();
+    expect(store.attempts).toEqual([{ at: t0, positions: 1, ok: true }]);
+    expect(done.settled).toBe('resolved');
+    expect(Date.now()).toBe(t0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(ctx.live.publish).toHaveBeenCalledTimes(1);
+  });
+
+  it('what arrives in one turn shares one flush; what arrives during a commit goes in the next flush right after it', async () => {
+    const w = new PositionWriter(ctx, { store });
+    store.slow = true;
+    const first = [1, 2].map((seq) => watch(w.write(item(entry(seq), seq))));
+    await nextTurn();
+    expect(store.attempts.map((a) => a.positions)).toEqual([2]);
+    // The commit takes a while: new items gather, no second transaction starts meanwhile.
+    const second = [3, 4, 5].map((seq) => watch(w.write(item(entry(seq), seq))));
+    const device = watch(w.touch(entry(9)));
+    await nextTurn();
+    expect(store.attempts.map((a) => a.positions)).toEqual([2]);
+    expect([...first, ...second].every((s) => s.settled === 'pending')).toBe(true);
+    store.release();
+    await nextTurn();
+    // The first batch is acknowledged and the gathered one is being written, at the same instant.
+    expect(first.every((s) => s.settled === 'resolved')).toBe(true);
+    expect(store.attempts.map((a) => a.positions)).toEqual([2, 3]);
+    expect(store.attempts.every((a) => a.at === store.attempts[0]!.at)).toBe(true);
+    expect(second.every((s) => s.settled === 'pending')).toBe(true);
+    store.release();
+    await nextTurn();
+    expect([...second, device].every((s) => s.settled === 'resolved')).toBe(true);
+    expect(store.committed).toEqual([1, 2, 3, 4, 5]);
+    expect(w.stats).toMatchObject({ flushes: 2, positions: 5, deviceUpdates: 2 + 4 });
+    expect(ctx.live.publish).toHaveBeenCalledTimes(2);
+  });
+
+  it('batches stay within maxItems, in order, whether the items arrive in one turn or during a commit', async () => {
+    const w = new PositionWriter(ctx, { store, maxItems: 3 });
+    const burst = Array.from({ length: 7 }, (_, i) => watch(w.write(item(entry(1), i + 1))));
+    await nextTurn();
+    expect(store.attempts.map((a) => a.positions)).toEqual([3, 3, 1]);
+    expect(burst.every((s) => s.settled === 'resolved')).toBe(true);
+
+    store.slow = true;
+    void w.write(item(entry(1), 8));
+    await nextTurn();
+    const during = Array.from({ length: 8 }, (_, i) => watch(w.write(item(entry(1), i + 9))));
+    expect(w.buffered).toBe(9);
+    for (let i = 0; i < 4; i++) {
+      store.release();
+      await nextTurn();
+    }
+    expect(store.attempts.map((a) => a.positions)).toEqual([3, 3, 1, 1, 3, 3, 2]);
+    expect(during.every((s) => s.settled === 'resolved')).toBe(true);
+    expect(store.committed).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(w.buffered).toBe(0);
+  });
+});
+
 describe('PositionWriter while the database is unavailable', () => {
   let store: FakeStore;
   let ctx: AppContext;
@@ -91,7 +186,7 @@ describe('PositionWriter while the database is unavailable', () => {
     vi.useRealTimers();
   });
 
-  const writer = (options: WriterOptions = {}) => new PositionWriter(ctx, { intervalMs: 0, retryMinMs: 100, retryMaxMs: 5_000, store, ...options });
+  const writer = (options: WriterOptions = {}) => new PositionWriter(ctx, { retryMinMs: 100, retryMaxMs: 5_000, store, ...options });
 
   it('keeps the batch and retries after 100 ms, 200 ms, 400 ms … up to 5 s; the write resolves only after the commit', async () => {
     const w = writer();
@@ -219,7 +314,7 @@ describe('PositionWriter while the database is unavailable', () => {
   });
 
   it('drain with a working database writes everything and gives up nothing', async () => {
-    const w = writer({ intervalMs: 25 });
+    const w = writer();
     const writes = Array.from({ length: 3 }, (_, i) => watch(w.write(item(entry(1), i + 1))));
     const drained = w.drain(1_000);
     await vi.advanceTimersByTimeAsync(0);

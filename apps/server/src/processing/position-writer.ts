@@ -1,9 +1,12 @@
 // The storage end of the pipeline. Positions, their events and device state (status,
-// lastUpdate, positionId) are collected for a short while and written in ONE transaction per
-// flush — every ~25 ms or every 1,000 items — then ONE batch goes out on the live feed. A
-// message's HTTP answer waits for the flush holding its position (`write` resolves after commit).
-// Flushes run one at a time, in order, through a WriteStore: the SQLite writer thread, or
-// the main connection on PostgreSQL (write-store.ts).
+// lastUpdate, positionId) are written in ONE transaction per flush, then ONE batch goes out on
+// the live feed. A message's answer waits for the flush holding its position (`write` resolves
+// after commit), so the writer commits as a group instead of on a timer: an idle writer flushes
+// at the end of the current event-loop turn (everything that arrived in that turn goes
+// together), and while a flush commits the next batch gathers and goes as soon as it ends. Light
+// load is answered within one commit; heavy load still batches, each transaction within
+// `maxItems`. Flushes run one at a time, in order, through a WriteStore: the SQLite writer
+// thread, or the main connection on PostgreSQL (write-store.ts).
 //
 // A database that is away for a while (restart, cut connection, lock, full disk — see
 // storage/unavailable.ts) does not fail the positions: the flush keeps its batch and tries again
@@ -49,7 +52,7 @@ export interface FlushedBatch {
 }
 
 export interface WriterOptions {
-  intervalMs?: number;
+  /** Positions per transaction at most (a device-only batch counts its devices). */
   maxItems?: number;
   /** Where flushes go; by default the server's (`ctx.processing.store`), else the main connection. */
   store?: WriteStore;
@@ -74,7 +77,6 @@ class Batch {
   readonly items: WriteItem[] = [];
   readonly devices = new Set<DeviceEntry>();
   readonly deviceEvents: DeviceEvent[] = [];
-  readonly createdAt = Date.now();
   readonly done: Promise<void>;
   resolve!: () => void;
   reject!: (error: unknown) => void;
@@ -93,7 +95,6 @@ class Batch {
 }
 
 export class PositionWriter {
-  private readonly intervalMs: number;
   private readonly maxItems: number;
   private readonly bufferLimit: number;
   private readonly retryMinMs: number;
@@ -101,12 +102,12 @@ export class PositionWriter {
   private readonly drainTimeoutMs: number;
   /** The open batch new items join. */
   private current: Batch | null = null;
-  /** Batches that filled up while another was being written, oldest first. */
+  /** Batches closed at maxItems, waiting for their turn, oldest first. */
   private readonly ready: Batch[] = [];
   /** The batch being written (or waiting out its back-off). */
   private inFlight: Batch | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private kickWhenDone = false;
+  /** The flush an idle writer starts at the end of this event-loop turn. */
+  private soon: NodeJS.Immediate | null = null;
   /** Since when flushes fail because the database is unavailable; null while they don't. */
   private outageSince: number | null = null;
   private lastReminder = 0;
@@ -132,7 +133,6 @@ export class PositionWriter {
     private readonly ctx: AppContext,
     options: WriterOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 25;
     this.maxItems = options.maxItems ?? 1000;
     this.bufferLimit = options.bufferLimit ?? ctx.config.ingestBuffer;
     this.retryMinMs = options.retryMinMs ?? RETRY_MIN_MS;
@@ -179,7 +179,7 @@ export class PositionWriter {
     const batch = this.batch();
     batch.items.push(item);
     batch.devices.add(item.entry);
-    this.schedule(batch);
+    this.schedule();
     return batch.done;
   }
 
@@ -192,7 +192,7 @@ export class PositionWriter {
     const batch = this.batch();
     batch.devices.add(entry);
     if (events) for (const event of events) batch.deviceEvents.push({ entry, event });
-    this.schedule(batch);
+    this.schedule();
     return batch.done;
   }
 
@@ -220,52 +220,45 @@ export class PositionWriter {
   }
 
   private batch(): Batch {
-    // While a flush is under way (or waiting for the database), a full batch is closed and the
-    // next one opened: each transaction stays within maxItems, however long the wait.
+    // A full batch is closed and the next one opened: each transaction stays within maxItems,
+    // however many items arrive in one turn or during one (possibly retried) commit.
     const open = this.current;
-    if (open && this.inFlight && open.size >= this.maxItems) {
+    if (open && open.size >= this.maxItems) {
       this.ready.push(open);
       this.current = null;
     }
     return (this.current ??= new Batch());
   }
 
-  private schedule(batch: Batch): void {
-    if (batch.size >= this.maxItems) this.kick();
-    else if (!this.timer && !this.inFlight) this.timer = setTimeout(() => this.kick(), this.intervalMs);
+  /**
+   * Group commit. A flush under way takes the next batch itself when it ends; an idle writer
+   * flushes on setImmediate — after the I/O callbacks of this turn, so the messages of every
+   * connection read in it (and the records of one multi-position frame) share one transaction,
+   * at a cost of microseconds.
+   */
+  private schedule(): void {
+    if (this.inFlight || this.soon) return;
+    this.soon = setImmediate(() => {
+      this.soon = null;
+      this.kick();
+    });
   }
 
+  /** Starts the next flush unless one is under way (which then starts it when it ends). */
   private kick(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
+    if (this.soon) {
+      clearImmediate(this.soon);
+      this.soon = null;
     }
-    if (this.inFlight) {
-      this.kickWhenDone = true;
-      return;
-    }
+    if (this.inFlight) return;
     const batch = this.ready.shift() ?? this.current;
     if (!batch) return;
     if (batch === this.current) this.current = null;
     this.inFlight = batch;
     void this.flush(batch).finally(() => {
       this.inFlight = null;
-      if (this.ready.length > 0) {
-        this.kick();
-        return;
-      }
-      const next = this.current;
-      if (!next) {
-        this.kickWhenDone = false;
-        return;
-      }
-      if (this.kickWhenDone || next.size >= this.maxItems) {
-        this.kickWhenDone = false;
-        this.kick();
-      } else {
-        const wait = Math.max(0, next.createdAt + this.intervalMs - Date.now());
-        this.timer = setTimeout(() => this.kick(), wait);
-      }
+      // What gathered during this commit goes at once.
+      this.kick();
     });
   }
 
@@ -392,9 +385,9 @@ export class PositionWriter {
   /** Drain ran out of time: stop taking positions and fail every batch still waiting. */
   private giveUp(timeoutMs: number): void {
     this.stopped = true;
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
+    if (this.soon) {
+      clearImmediate(this.soon);
+      this.soon = null;
     }
     const waiting = [...this.ready, ...(this.current ? [this.current] : [])];
     this.ready.length = 0;

@@ -25,6 +25,13 @@ export interface SqliteWriteStoreOptions {
   busyTimeoutMs?: number;
   /** Flushes between two WAL checkpoints run by the thread (8: a few hundred pages each at full load). */
   checkpointEvery?: number;
+  /**
+   * Time between two checkpoints at least (200 ms). The position writer commits as soon as it
+   * is idle, so one device sending back-to-back makes thousands of one-position flushes a
+   * second: counted alone, they would checkpoint (copy the same hot pages, two fsyncs) hundreds
+   * of times a second. 200 ms is what the old 25 ms flush timer allowed at most (8 × 25 ms).
+   */
+  checkpointIntervalMs?: number;
   /** How long close() waits for the thread to finish before terminating it. */
   closeTimeoutMs?: number;
 }
@@ -96,6 +103,7 @@ export class SqliteWriteStore implements WriteStore {
       statements: sqliteWriterStatements(),
       busyTimeoutMs: this.options.busyTimeoutMs ?? 5000,
       checkpointEvery: Math.max(1, this.options.checkpointEvery ?? 8),
+      checkpointIntervalMs: Math.max(0, this.options.checkpointIntervalMs ?? 200),
     };
     const worker = startTypeScriptWorker(WORKER_FILE, init);
     this.stats.threads++;

@@ -83,15 +83,19 @@ const send = (message: FromWriterThread) => port.postMessage(message);
 
 // Checkpoints: left to SQLite, one runs inside the commit that crosses wal_autocheckpoint
 // (1,000 pages) and holds that flush's answers for the copy and its fsyncs. The thread runs a
-// PASSIVE checkpoint itself instead, after answering every `checkpointEvery` flushes (on
-// setImmediate: a flush already waiting goes first).
+// PASSIVE checkpoint itself instead, after answering every `checkpointEvery` flushes once
+// `checkpointIntervalMs` have passed since the last one (on setImmediate: a flush already
+// waiting goes first). The interval matters at light load, where each flush holds a position
+// or two; flushes that stop leave a few frames until the next flush or the close.
 db.pragma('wal_autocheckpoint = 0');
 let sinceCheckpoint = 0;
 let checkpointQueued = false;
+let lastCheckpoint = performance.now();
 
 function checkpoint(): void {
   checkpointQueued = false;
   sinceCheckpoint = 0;
+  lastCheckpoint = performance.now();
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
@@ -101,6 +105,7 @@ function checkpoint(): void {
 
 function afterFlush(): void {
   if (++sinceCheckpoint < init.checkpointEvery || checkpointQueued) return;
+  if (performance.now() - lastCheckpoint < init.checkpointIntervalMs) return;
   checkpointQueued = true;
   setImmediate(checkpoint);
 }

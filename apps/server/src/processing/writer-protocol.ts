@@ -81,8 +81,10 @@ export interface WriterThreadInit {
   /** Single-row statements (writer-sql.ts), prepared once by the thread. */
   statements: { insertPosition: string; insertEvent: string; updateDevice: string; insertSegment: string; upsertMotionState: string };
   busyTimeoutMs: number;
-  /** The thread checkpoints the WAL after every this many flushes (SQLite's own autocheckpoint is off on its connection). */
+  /** The thread checkpoints the WAL after every this many flushes (SQLite's own autocheckpoint is off on its connection)… */
   checkpointEvery: number;
+  /** …and no sooner than this many ms after the previous checkpoint. */
+  checkpointIntervalMs: number;
 }
 
 export type ToWriterThread = { type: 'flush'; id: number; request: FlushRequest } | { type: 'close' };

@@ -7,6 +7,9 @@ describe('realtime bus messages', () => {
     expect(parseEnvelope(`abc-123:${JSON.stringify({ live: batch })}`)).toEqual({ live: batch });
     expect(parseEnvelope('abc:{"change":{"kind":"permissions"}}')).toEqual({ change: { kind: 'permissions' } });
     expect(parseEnvelope('abc:{"change":{"kind":"device","id":7}}')).toEqual({ change: { kind: 'device', id: 7 } });
+    expect(parseEnvelope('abc:{"logWish":true}')).toEqual({ logWish: true });
+    expect(parseEnvelope('abc:{"logWish":false}')).toEqual({ logWish: false });
+    expect(parseEnvelope('abc:{"logWish":"ask"}')).toEqual({ logWish: 'ask' });
   });
 
   it('refuses anything else instead of passing it on', () => {
@@ -18,5 +21,7 @@ describe('realtime bus messages', () => {
     expect(parseEnvelope('abc:{"change":{"kind":"reboot"}}')).toBeNull();
     expect(parseEnvelope('abc:{"change":{"kind":"device"}}')).toBeNull();
     expect(parseEnvelope('abc:{"other":1}')).toBeNull();
+    expect(parseEnvelope('abc:{"logWish":"yes"}')).toBeNull();
+    expect(parseEnvelope('abc:{"logWish":1}')).toBeNull();
   });
 });

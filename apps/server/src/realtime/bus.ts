@@ -5,11 +5,14 @@
 // One instance (no REDIS_URL): nothing to carry, everything is already local. With REDIS_URL:
 // Redis pub/sub on channel `rastro`, payload `<instanceId>:<json>` as Traccar's Redis
 // broadcast does; an instance ignores its own messages (it delivered them locally already).
+// The bus also carries each instance's wish for raw device logs (log-wish.ts), so a socket on
+// one instance asking for logs makes the listeners of every instance publish their frames.
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { AppContext } from '../context.ts';
 import type { Change } from './changes.ts';
 import type { LiveBatch } from './live.ts';
+import { LOG_WISH_REFRESH_MS, logWish } from './log-wish.ts';
 
 export const BUS_CHANNEL = 'rastro';
 
@@ -20,7 +23,8 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-type Envelope = { live: LiveBatch } | { change: Change };
+/** `logWish`: the sender's sockets want raw logs (true) or not (false); `ask`: a new instance asks who does. */
+type Envelope = { live: LiveBatch } | { change: Change } | { logWish: boolean | 'ask' };
 
 const CHANGE_KINDS = new Set(['device', 'deviceRemoved', 'group', 'user', 'userRemoved', 'permissions', 'commandQueued', 'geofence', 'server']);
 
@@ -56,6 +60,7 @@ async function startRedisBus(ctx: AppContext, url: string, instanceId: string): 
   }
 
   const prefix = `${instanceId}:`;
+  const wish = logWish(ctx.live);
   sub.on('message', (channel: string, message: string) => {
     if (channel !== BUS_CHANNEL || message.startsWith(prefix)) return;
     const envelope = parseEnvelope(message);
@@ -65,7 +70,10 @@ async function startRedisBus(ctx: AppContext, url: string, instanceId: string): 
     }
     try {
       if ('live' in envelope) ctx.live.deliver(envelope.live);
-      else ctx.changes.deliver(envelope.change);
+      else if ('change' in envelope) ctx.changes.deliver(envelope.change);
+      else if (envelope.logWish === 'ask') {
+        if (wish.localWanted) send({ logWish: true });
+      } else wish.setRemote(message.slice(0, message.indexOf(':')), envelope.logWish);
     } catch (error) {
       ctx.log.error({ err: error }, 'realtime bus: a local subscriber failed');
     }
@@ -78,12 +86,24 @@ async function startRedisBus(ctx: AppContext, url: string, instanceId: string): 
   };
   ctx.live.relay = (batch) => send({ live: batch });
   ctx.changes.relay = (change) => send({ change });
+  wish.onLocalChange = (wanted) => send({ logWish: wanted });
+  // Renew this instance's wish while it holds (others forget silent ones) and drop lapsed ones.
+  const refresh = setInterval(() => {
+    if (wish.localWanted) send({ logWish: true });
+    wish.expire();
+  }, LOG_WISH_REFRESH_MS);
+  refresh.unref();
+  // Instances that already want logs answer, so this one's listeners publish at once.
+  send({ logWish: 'ask' });
   ctx.log.info({ channel: BUS_CHANNEL, instanceId }, 'realtime bus: Redis pub/sub');
 
   return {
     kind: 'redis',
     instanceId,
     async close() {
+      clearInterval(refresh);
+      wish.onLocalChange = null;
+      if (wish.localWanted) await pub.publish(BUS_CHANNEL, prefix + JSON.stringify({ logWish: false })).catch(() => undefined);
       ctx.live.relay = null;
       ctx.changes.relay = null;
       await Promise.allSettled([sub.quit(), pub.quit()]);
@@ -102,8 +122,9 @@ export function parseEnvelope(message: string): Envelope | null {
     return null;
   }
   if (!value || typeof value !== 'object') return null;
-  const v = value as { live?: unknown; change?: unknown };
+  const v = value as { live?: unknown; change?: unknown; logWish?: unknown };
   if (v.live && typeof v.live === 'object' && !Array.isArray(v.live)) return { live: v.live as LiveBatch };
+  if (typeof v.logWish === 'boolean' || v.logWish === 'ask') return { logWish: v.logWish };
   const change = v.change as { kind?: unknown; id?: unknown } | undefined;
   if (change && typeof change.kind === 'string' && CHANGE_KINDS.has(change.kind)) {
     if (change.kind !== 'permissions' && typeof change.id !== 'number') return null;

@@ -1,7 +1,7 @@
 // The live feed: what the ingest pipeline stored and the sockets must show. The storage
 // writer publishes one batch per flush (never one call per message) so fan-out work is
 // batched too; the socket hub and the realtime bus (other instances) subscribe.
-import type { Device, Event, Position } from '@rastro/domain/entities';
+import type { Device, DeviceLogFrame, Event, Position } from '@rastro/domain/entities';
 
 export interface LiveBatch {
   /** Devices whose status / lastUpdate / positionId changed. */
@@ -20,16 +20,8 @@ export interface LiveBatch {
   logs?: RawFrame[];
 }
 
-/** One frame as a device sent it, for the device log. */
-export interface RawFrame {
-  protocol: string;
-  /** `address:port` of the device. */
-  host: string;
-  /** Null while the connection has not identified a known device. */
-  uniqueId: string | null;
-  deviceId: number | null;
-  /** Hex, or the text with `\r` / `\n` escaped. */
-  data: string;
+/** One frame as a device sent it, for the device log (the socket's `{logs}` item, @rastro/domain). */
+export interface RawFrame extends DeviceLogFrame {
   /** Server time the frame arrived (epoch ms). */
   time: number;
 }

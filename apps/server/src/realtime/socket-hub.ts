@@ -1,5 +1,5 @@
 // The socket hub: every open `/api/socket` of this instance, and the fan-out of live batches
-// to them. Messages carry one key each (`{devices}`, `{positions}`, `{events}`), at most one
+// to them. Messages carry one key each (`{devices}`, `{positions}`, `{events}`, `{logs}`), at most one
 // message per key per batch per socket, and only what that user may see (audience.ts).
 //
 // Fan-out is built for thousands of positions a second: each item is serialised once per
@@ -9,6 +9,10 @@
 // Audience changes (ctx.changes) read the database; they run one at a time on `serial`, and
 // while one is waiting, incoming batches are held back and delivered right after it, so a
 // position published after a permission change always reaches the new audience.
+//
+// Raw device frames (`{logs}`) go only to sockets that sent `{"logs": true}`, and only frames of
+// devices their user sees; frames of devices not (yet) identified go to administrators alone.
+// While any socket here wants them, this instance's log wish is on (log-wish.ts).
 //
 // Each socket remembers the credential it was opened with (cookie session, token, password).
 // Whatever ends credentials (logout, password change or reset, token revocation) publishes a
@@ -22,7 +26,8 @@ import { accountRefusal } from '../auth/authenticate.ts';
 import { credentialStillValid, type Credential } from '../auth/credential.ts';
 import { Audience, type Gains } from './audience.ts';
 import type { Change } from './changes.ts';
-import type { LiveBatch, UserEvent } from './live.ts';
+import type { LiveBatch, RawFrame, UserEvent } from './live.ts';
+import { logWish, type LogWish } from './log-wish.ts';
 import { devicesByIds, latestPositions } from './snapshot-repo.ts';
 
 export interface HubOptions {
@@ -49,6 +54,9 @@ const OPEN = 1;
 
 export class SocketHub {
   private readonly clients = new Map<number, Set<Client>>();
+  /** Sockets that asked for raw device logs. */
+  private readonly logClients = new Set<Client>();
+  private readonly logWish: LogWish;
   private readonly audience: Audience;
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: Array<() => void>;
@@ -63,6 +71,7 @@ export class SocketHub {
     options: HubOptions,
   ) {
     this.audience = new Audience(ctx.visibility);
+    this.logWish = logWish(ctx.live);
     this.unsubscribe = [ctx.live.subscribe((batch) => this.onBatch(batch)), ctx.changes.on((change) => this.onChange(change))];
     this.timer = setInterval(() => this.keepalive(), options.keepaliveMs);
     this.timer.unref();
@@ -75,11 +84,9 @@ export class SocketHub {
     return n;
   }
 
-  /** Users whose sockets asked for raw device logs (for the raw-log feature). */
+  /** Users whose sockets asked for raw device logs. */
   logSubscribers(): number[] {
-    const result: number[] = [];
-    for (const [userId, set] of this.clients) if ([...set].some((c) => c.logs)) result.push(userId);
-    return result;
+    return [...new Set([...this.logClients].map((c) => c.userId))];
   }
 
   /** A socket of an authenticated user opened: follow the user, then send the latest positions. */
@@ -126,10 +133,12 @@ export class SocketHub {
     for (const off of this.unsubscribe) off();
     for (const set of this.clients.values()) for (const c of set) c.socket.close(1001, 'Server shutting down');
     this.clients.clear();
+    this.setLogs(null, false);
     await this.chain;
   }
 
   private detach(client: Client): void {
+    this.setLogs(client, false);
     const set = this.clients.get(client.userId);
     if (!set?.delete(client)) return;
     if (set.size === 0) {
@@ -153,8 +162,22 @@ export class SocketHub {
       return;
     }
     if (value && typeof value === 'object' && typeof (value as { logs?: unknown }).logs === 'boolean') {
-      client.logs = (value as { logs: boolean }).logs;
+      // A socket already closed (or dropped as a credential ended) cannot ask any more.
+      if (this.clients.get(client.userId)?.has(client)) this.setLogs(client, (value as { logs: boolean }).logs);
     }
+  }
+
+  /** Follows one socket's log switch (`client` null: every socket, at close) and the instance's wish. */
+  private setLogs(client: Client | null, on: boolean): void {
+    if (client) {
+      client.logs = on;
+      if (on) this.logClients.add(client);
+      else this.logClients.delete(client);
+    } else {
+      for (const c of this.logClients) c.logs = false;
+      this.logClients.clear();
+    }
+    this.logWish.setLocal(this.logClients.size > 0);
   }
 
   private keepalive(): void {
@@ -184,6 +207,26 @@ export class SocketHub {
     if (batch.devices && batch.devices.length > 0) this.fanoutByDevice('devices', batch.devices, (d: Device) => d.id);
     if (batch.positions && batch.positions.length > 0) this.fanoutByDevice('positions', batch.positions, (p) => p.deviceId);
     if (batch.events && batch.events.length > 0) this.fanoutEvents(batch.events);
+    if (batch.logs && batch.logs.length > 0 && this.logClients.size > 0) this.fanoutLogs(batch.logs);
+  }
+
+  /** Each log socket gets the frames of the devices its user sees (administrators: all, unknown devices too). */
+  private fanoutLogs(frames: readonly RawFrame[]): void {
+    let all: string | undefined;
+    const perUser = new Map<number, string | null>();
+    for (const c of this.logClients) {
+      let text = perUser.get(c.userId);
+      if (text === undefined) {
+        const seen = this.audience.devicesOf(c.userId);
+        if (seen === 'all') text = all ??= JSON.stringify({ logs: frames });
+        else {
+          const mine = seen ? frames.filter((f) => f.deviceId !== null && seen.has(f.deviceId)) : [];
+          text = mine.length > 0 ? JSON.stringify({ logs: mine }) : null;
+        }
+        perUser.set(c.userId, text);
+      }
+      if (text !== null) this.write(c, text);
+    }
   }
 
   private fanoutByDevice<T>(key: 'devices' | 'positions', items: readonly T[], deviceOf: (item: T) => number): void {
@@ -341,6 +384,7 @@ export class SocketHub {
 
   private closeUser(userId: number, reason: string): void {
     const set = this.clients.get(userId);
+    for (const c of set ?? []) this.setLogs(c, false);
     this.clients.delete(userId);
     this.audience.untrack(userId);
     for (const c of set ?? []) c.socket.close(1008, reason);

@@ -194,6 +194,27 @@ export interface CommandQueueTable {
   attributes: Json;
 }
 
+/** One command's lifecycle (migration 008, commands/command-log-repo.ts); see @rastro/domain/command-log. */
+export interface CommandLogTable {
+  id: Generated<number>;
+  deviceId: number;
+  userId: number | null;
+  type: string;
+  description: string | null;
+  attributes: Json;
+  status: string;
+  reason: string | null;
+  /** 1: a position with `blocked` true confirms it (engine stop); 0: `blocked` false (resume); null: nothing does. */
+  expectBlocked: Bool | null;
+  queueId: number | null;
+  createdTime: Millis;
+  sentTime: Millis | null;
+  acknowledgedTime: Millis | null;
+  confirmedTime: Millis | null;
+  failedTime: Millis | null;
+  result: string | null;
+}
+
 /** A permission link between two objects (Traccar's `tc_<owner>_<property>` tables). */
 export interface LinkTable {
   ownerId: number;
@@ -274,6 +295,7 @@ export interface Database {
   motionStates: MotionStateTable;
   deviceRestrictions: RestrictionTable;
   userRestrictions: RestrictionTable;
+  commandLog: CommandLogTable;
 }
 
 export type LinkTableName =

@@ -7,11 +7,15 @@ class FakeSocket {
   onmessage: ((e: { data: unknown }) => void) | null = null;
   onclose: (() => void) | null = null;
   closed = false;
+  sent: string[] = [];
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
   close() {
     this.closed = true;
+  }
+  send(text: string) {
+    this.sent.push(text);
   }
   // Test helpers: what the server does.
   serverOpens() {
@@ -60,6 +64,18 @@ describe('socket client', () => {
     ws.serverSends({});
     expect(messages).toEqual([{ positions: [{ id: 1 }] }, {}]);
     expect(statuses).toEqual(['connecting', 'open']);
+  });
+
+  it('sends only while open (the log switch)', () => {
+    const handle = connectSocket({ url: 'ws://x', WebSocketImpl: Impl, onMessage: () => undefined });
+    const ws = FakeSocket.all[0]!;
+    expect(handle.send('{"logs":true}')).toBe(false);
+    ws.serverOpens();
+    expect(handle.send('{"logs":true}')).toBe(true);
+    expect(ws.sent).toEqual(['{"logs":true}']);
+    ws.serverDrops();
+    expect(handle.send('{"logs":false}')).toBe(false);
+    handle.close();
   });
 
   it('reconnects 5 s after the server closes it, every time', () => {

@@ -23,6 +23,8 @@ export interface SocketHandle {
   close(): void;
   /** Closes the current connection now and opens a new one at once (e.g. after coming back online). */
   reconnect(): void;
+  /** Sends a message (e.g. `{"logs":true}`) if the connection is open; false when it is not. */
+  send(text: string): boolean;
 }
 
 /** ws://host/api/socket for an http page, wss:// for https. */
@@ -46,6 +48,7 @@ export function connectSocket(options: SocketOptions): SocketHandle {
   const url = options.url ?? socketUrl(window.location);
   const delay = options.reconnectMs ?? SOCKET_RECONNECT_MS;
   let socket: WebSocket | null = null;
+  let isOpen = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
 
@@ -56,7 +59,9 @@ export function connectSocket(options: SocketOptions): SocketHandle {
     const ws = new Impl(url);
     socket = ws;
     ws.onopen = () => {
-      if (socket === ws) options.onStatus?.('open');
+      if (socket !== ws) return;
+      isOpen = true;
+      options.onStatus?.('open');
     };
     ws.onmessage = (event: MessageEvent) => {
       if (socket !== ws) return;
@@ -67,6 +72,7 @@ export function connectSocket(options: SocketOptions): SocketHandle {
     ws.onclose = () => {
       if (socket !== ws) return;
       socket = null;
+      isOpen = false;
       options.onStatus?.('closed');
       if (!stopped && timer === null) timer = setTimeout(open, delay);
     };
@@ -75,6 +81,7 @@ export function connectSocket(options: SocketOptions): SocketHandle {
   const drop = () => {
     const ws = socket;
     socket = null;
+    isOpen = false;
     if (ws) {
       ws.onopen = ws.onmessage = ws.onclose = null;
       try {
@@ -98,6 +105,15 @@ export function connectSocket(options: SocketOptions): SocketHandle {
       if (stopped) return;
       drop();
       open();
+    },
+    send(text) {
+      if (!socket || !isOpen) return false;
+      try {
+        socket.send(text);
+        return true;
+      } catch {
+        return false;
+      }
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Device, Event, Position, SocketMessage } from '@rastro/domain/enti
 import { api } from '../api/http.ts';
 import { connectSocket, type SocketHandle, type SocketOptions, type SocketStatus } from '../api/socket.ts';
 import { applyDevices, applyEvents, applyPositions, resetLive, setLoaded, setLoadStatus, setSocketStatus } from './live-store.ts';
+import { bindDeviceLogs, deliverDeviceLogs, deviceLogsWanted } from './device-logs.ts';
 
 export const EVENT_REFRESH_MS = 500;
 
@@ -54,6 +55,7 @@ export function startLiveSession(options: LiveSessionOptions): LiveSession {
     if (stopped) return;
     if (Array.isArray(message.positions)) applyPositions(message.positions);
     if (Array.isArray(message.devices)) applyDevices(message.devices);
+    if (Array.isArray(message.logs) && message.logs.length > 0) deliverDeviceLogs(message.logs);
     if (Array.isArray(message.events) && message.events.length > 0) {
       applyEvents(message.events);
       for (const e of message.events) if (typeof e.deviceId === 'number' && e.deviceId > 0) pendingRefresh.add(e.deviceId);
@@ -68,8 +70,11 @@ export function startLiveSession(options: LiveSessionOptions): LiveSession {
     onStatus: (status) => {
       socketStatus = status;
       if (!stopped) setSocketStatus(status);
+      // A new connection starts without the log wish: ask again.
+      if (status === 'open' && deviceLogsWanted()) socket.send(JSON.stringify({ logs: true }));
     },
   });
+  bindDeviceLogs((wanted) => socket.send(JSON.stringify({ logs: wanted })));
 
   const load = async () => {
     setLoadStatus('loading');
@@ -93,6 +98,7 @@ export function startLiveSession(options: LiveSessionOptions): LiveSession {
       if (stopped) return;
       stopped = true;
       window.removeEventListener('online', online);
+      bindDeviceLogs(null);
       if (refreshTimer !== null) clearTimeout(refreshTimer);
       socket.close();
       resetLive();

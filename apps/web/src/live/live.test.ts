@@ -3,6 +3,7 @@ import type { Device, Event, Position } from '@rastro/domain/entities';
 import type { SocketHandle, SocketOptions } from '../api/socket.ts';
 import { applyPositions, isNewer, mergeDevices, mergePositions, MAX_EVENTS, resetLive, setLoaded, subscribePositions, useLive } from './live-store.ts';
 import { startLiveSession, type LiveApi } from './live-session.ts';
+import { subscribeDeviceLogs } from './device-logs.ts';
 import { MUTE_KEY, readMuted, useMute } from './mute.ts';
 
 const device = (id: number, extra: Partial<Device> = {}): Device => ({
@@ -110,10 +111,11 @@ describe('live session', () => {
   let socket: SocketOptions | null;
   let closed: boolean;
   let reconnects: number;
+  let sent: string[];
   const connect = (options: SocketOptions): SocketHandle => {
     socket = options;
     options.onStatus?.('connecting');
-    return { close: () => (closed = true), reconnect: () => (reconnects += 1) };
+    return { close: () => (closed = true), reconnect: () => (reconnects += 1), send: (text) => (sent.push(text), true) };
   };
   const fakeApi = (overrides: Partial<LiveApi> = {}): LiveApi & { byId: number[][] } => {
     const byId: number[][] = [];
@@ -133,6 +135,7 @@ describe('live session', () => {
     socket = null;
     closed = false;
     reconnects = 0;
+    sent = [];
     resetLive();
   });
   afterEach(() => vi.useRealTimers());
@@ -165,6 +168,34 @@ describe('live session', () => {
     expect(useLive.getState().devices[2]?.name).toBe('Renamed');
     socket!.onMessage({});
     session.stop();
+  });
+
+  it('asks for raw device logs while a view listens, again after a reconnect, and hands the frames over', async () => {
+    const session = startLiveSession({ isAdmin: true, api: fakeApi(), connect });
+    socket!.onStatus?.('open');
+    expect(sent).toEqual([]);
+    const got: unknown[] = [];
+    const stop = subscribeDeviceLogs((frames) => got.push(...frames));
+    const second = subscribeDeviceLogs(() => undefined);
+    expect(sent).toEqual(['{"logs":true}']);
+    const frame = { protocol: 'gt06', host: '10.0.0.1:4000', uniqueId: '123', deviceId: 1, data: '78780d01', time: 1 };
+    socket!.onMessage({ logs: [frame] });
+    expect(got).toEqual([frame]);
+    socket!.onStatus?.('closed');
+    socket!.onStatus?.('open');
+    expect(sent).toEqual(['{"logs":true}', '{"logs":true}']);
+    stop();
+    expect(sent).toHaveLength(2);
+    second();
+    expect(sent).toEqual(['{"logs":true}', '{"logs":true}', '{"logs":false}']);
+    session.stop();
+    // Without a session nothing is sent; the next session asks at once for an earlier listener.
+    const late = subscribeDeviceLogs(() => undefined);
+    expect(sent).toHaveLength(3);
+    const next = startLiveSession({ isAdmin: true, api: fakeApi(), connect });
+    expect(sent).toEqual(['{"logs":true}', '{"logs":true}', '{"logs":false}', '{"logs":true}']);
+    late();
+    next.stop();
   });
 
   it('refreshes the devices of events 500 ms later, in one request', async () => {

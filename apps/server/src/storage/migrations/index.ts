@@ -7,6 +7,7 @@ import { motion } from './004-motion.ts';
 import { events } from './005-events.ts';
 import { authHardening } from './006-auth-hardening.ts';
 import { restrictions } from './007-restrictions.ts';
+import { commandLog } from './008-command-log.ts';
 
 /** Every migration, in order. Each takes the dialect because id columns differ. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -18,5 +19,6 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '005-events': events,
     '006-auth-hardening': authHardening,
     '007-restrictions': restrictions,
+    '008-command-log': commandLog(dialect),
   };
 }

@@ -2,7 +2,9 @@
 // saved commands for a device, command types, sending, lock/unlock resolution and the anchor
 // geofence. Pure helpers are exported for tests.
 import type { Position } from '@rastro/domain/entities';
+import type { CommandLogEntry } from '@rastro/domain/command-log';
 import { api } from '../../api/http.ts';
+import { commandLogFrom } from './command-log-api.ts';
 
 export interface SavedCommand {
   id: number;
@@ -49,11 +51,13 @@ export interface SendResult {
   queued: boolean;
   at: number;
   command: Record<string, unknown>;
+  /** The command's lifecycle entry (a Rastro server); null from a Traccar server. */
+  commandLog: CommandLogEntry | null;
 }
 
 export async function sendCommand(body: Record<string, unknown>): Promise<SendResult> {
   const res = await api.raw<unknown>('/commands/send', { method: 'POST', json: body });
-  return { queued: res.status === 202, at: Date.now(), command: body };
+  return { queued: res.status === 202, at: Date.now(), command: body, commandLog: commandLogFrom(res.data) };
 }
 
 export const isAnchorOf = (deviceId: number) => (g: Geofence) =>

@@ -1,5 +1,7 @@
-// Commands answered 202 (queued): pending until the device reports. A `queuedCommandSent` event
-// for the device, or a position received after the send, marks it delivered.
+// Against a Traccar server (no command lifecycle: its send answers carry no `commandLog`),
+// commands answered 202 (queued) are pending until the device reports. A `queuedCommandSent`
+// event for the device, or a position received after the send, marks it delivered. A Rastro
+// server's lifecycle (command-lifecycle.tsx) replaces this notice.
 import { create } from 'zustand';
 import type { Event, Position } from '@rastro/domain/entities';
 

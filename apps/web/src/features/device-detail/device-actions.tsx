@@ -13,9 +13,11 @@ import { useSession } from '../../app/session-store.ts';
 import { useLive } from '../../live/live-store.ts';
 import { setOnlyDevice, useDeviceFilters } from '../../live/visible-devices.ts';
 import {
-  anchorOf, createAnchor, lockCommand, removeAnchor, savedCommandsOf, sendCommand, type Geofence, type LockAction,
+  anchorOf, createAnchor, lockCommand, removeAnchor, savedCommandsOf, sendCommand, type Geofence, type LockAction, type SendResult,
 } from '../commands-ui/commands-api.ts';
 import { ConfirmDialog } from '../commands-ui/confirm-dialog.tsx';
+import { CommandLifecycle } from '../commands-ui/command-lifecycle.tsx';
+import { showEntry } from '../commands-ui/command-log-api.ts';
 import { deliveredBy, markDelivered, recordSent, usePending } from '../commands-ui/pending-store.ts';
 import { SendCommandDialog } from '../commands-ui/send-command-dialog.tsx';
 import { openDeviceEditor } from '../device-editor/open-editor.ts';
@@ -60,6 +62,7 @@ export function useDeviceAbilities() {
   };
 }
 
+/** Pending notice for a Traccar server, which keeps no command lifecycle. */
 function PendingNotice({ deviceId }: { deviceId: number }) {
   const { t, i18n } = useTranslation();
   const pending = usePending((s) => s.byDevice[deviceId]);
@@ -138,6 +141,12 @@ export function DeviceActions({ device, position }: { device: Device; position: 
     setNotice({ color: 'blue', text: t('device.actions.cancelled') });
   };
 
+  /** A sent command shows in the lifecycle list (Rastro), or as the pending notice (Traccar). */
+  const sent = (result: SendResult, label: string) => {
+    if (result.commandLog) showEntry(queryClient, result.commandLog);
+    else recordSent(device.id, label, result.queued, result.at);
+  };
+
   async function startAnchor() {
     setNotice(null);
     setBusy(true);
@@ -163,7 +172,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
       if (dialog.kind === 'lock') {
         const saved = await savedCommandsOf(device.id).catch(() => []);
         const result = await sendCommand(lockCommand(dialog.action, device.id, saved));
-        recordSent(device.id, t(`device.actions.${dialog.action}`), result.queued, result.at);
+        sent(result, t(`device.actions.${dialog.action}`));
         setNotice(null);
       } else if (dialog.kind === 'anchor') {
         if (dialog.existing) {
@@ -250,6 +259,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
         {can.remove && <Button size="compact-sm" variant="outline" color="#b42318" onClick={() => { setNotice(null); setDialog({ kind: 'delete' }); }}>{t('device.actions.delete')}</Button>}
       </Group>
       <PendingNotice deviceId={device.id} />
+      <CommandLifecycle deviceId={device.id} canCancel={can.command || can.lock || can.unlock} />
       {notice && (
         <Alert color={notice.color} role={notice.color === 'red' ? 'alert' : 'status'} p="xs" data-testid="device-notice"
           withCloseButton={false}>
@@ -266,7 +276,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
       </ConfirmDialog>
       <SendCommandDialog deviceId={device.id} savedOnly={can.savedOnly} opened={dialog?.kind === 'command'}
         onClose={(cancelled) => (cancelled ? cancel() : setDialog(null))}
-        onSent={(result, label) => { setDialog(null); recordSent(device.id, label, result.queued, result.at); }} />
+        onSent={(result, label) => { setDialog(null); sent(result, label); }} />
     </>
   );
 }

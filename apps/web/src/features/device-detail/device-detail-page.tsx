@@ -10,8 +10,10 @@ import { useSession } from '../../app/session-store.ts';
 import { useLive } from '../../live/live-store.ts';
 import { DeviceActions } from './device-actions.tsx';
 import { formatDistance } from '@rastro/domain/units';
-import { ageParts, allAttributes, boolAttr, convertSpeed, distanceUnitOf, joinList, parseList, pinnedOf, speedUnitOf, valueOf } from './format.ts';
+import { ageParts, allAttributes, boolAttr, convertSpeed, distanceUnitOf, hoursMinutes, joinList, parseList, pinnedOf, speedUnitOf, valueOf } from './format.ts';
 import { RecentEvents, RecentMotion, useRecentOptions } from './recent.tsx';
+import { ClockWarning } from './clock-warning.tsx';
+import { DeviceLogEntry } from './device-log.tsx';
 import './device-detail.css';
 
 function useNow(intervalMs = 15_000): number {
@@ -54,6 +56,11 @@ function useFormatValue() {
     if (name === 'speed' && typeof value === 'number') return `${convertSpeed(value, unit)} ${t(`device.units.${unit}`)}`;
     if ((name === 'totalDistance' || name === 'distance' || name === 'odometer') && typeof value === 'number') {
       return formatDistance(value, distanceUnit, i18n.language);
+    }
+    // Engine hours are a counter in ms (reported, or counted from ignition by the server).
+    if (name === 'hours' && typeof value === 'number') {
+      const { h, m } = hoursMinutes(value);
+      return t('device.recent.hours', { h, m });
     }
     if ((name === 'fixTime' || name === 'deviceTime' || name === 'serverTime') && typeof value === 'string') {
       const ms = Date.parse(value);
@@ -207,6 +214,7 @@ export function DeviceDetail() {
         <Badge color={statusColor} variant="filled" data-testid="device-status">{t(`device.status.${device.status ?? 'unknown'}`)}</Badge>
       </Group>
       <DeviceActions device={device} position={position} />
+      <ClockWarning deviceId={device.id} reported={device.lastUpdate !== null} />
       <dl className="dd-list">
         <Row label={t('device.fields.uniqueId')}>{device.uniqueId}</Row>
         {plate && <Row label={t('device.fields.plate')}>{plate}</Row>}
@@ -237,6 +245,7 @@ export function DeviceDetail() {
       {recent.stops && <RecentMotion deviceId={device.id} />}
       {recent.events && <RecentEvents deviceId={device.id} />}
       <Attributes position={position} />
+      <DeviceLogEntry device={device} />
     </Stack>
   );
 }
