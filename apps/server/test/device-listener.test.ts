@@ -324,7 +324,13 @@ describe.each(backends)('device listener (%s)', (backend) => {
       const stranger = await LineClient.connect(port());
       stranger.send(Buffer.from([0x01, 0xab, 0x0a]));
       await stranger.waitClosed();
-      await eventually(() => logs().length >= 2, true);
+      // An unknown tracker's frame carries the id it claims (no device: administrators only), so it can be added.
+      const unknownId = uid('raw-unknown');
+      const unknown = await LineClient.connect(port());
+      unknown.send(`ID,${unknownId}\n`);
+      await unknown.waitClosed();
+      await eventually(() => logs().length >= 3, true);
+      expect(logs()[2]).toMatchObject({ protocol: 'line', uniqueId: unknownId, deviceId: null, data: `ID,${unknownId}\\n` });
     } finally {
       server.rastro.ctx.live.logsWanted = false;
     }

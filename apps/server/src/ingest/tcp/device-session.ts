@@ -131,7 +131,8 @@ export class DeviceSession implements ProtocolSession {
   /** Binds the session to the device `id` names; false (and the connection turned away) when there is no usable one. */
   private identify(id: string, entry: DeviceEntry | undefined, result: FrameResult, frame: Buffer, now: number): boolean {
     if (!entry || !isUsable(entry, now)) {
-      this.hub.rawLog.add(this.protocol, this.remote, null, null, frame, now);
+      // The id the tracker claims is shown (to administrators only: no device) so it can be added.
+      this.hub.rawLog.add(this.protocol, this.remote, id, null, frame, now);
       this.hub.unknownDevice(id, this);
       this.closed = true;
       this.channel.end(result.reject);
