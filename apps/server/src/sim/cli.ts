@@ -6,7 +6,7 @@ import { PROTOCOLS } from '../ingest/protocols.ts';
 import { createDevices } from './create-devices.ts';
 import type { SimProtocol } from './encoders/encoder.ts';
 import { SIM_PROTOCOLS, isSimProtocol } from './encoders/encoders.ts';
-import { Simulator, fleetDevice } from './simulator.ts';
+import { Simulator, fleetDevice, type SimulatorOptions } from './simulator.ts';
 import { errorLines, statsLine } from './tracker-stats.ts';
 
 const HELP = `Usage: npm run simulate -- --protocol <${SIM_PROTOCOLS.join('|')}|all>[,…] [options]
@@ -14,7 +14,8 @@ const HELP = `Usage: npm run simulate -- --protocol <${SIM_PROTOCOLS.join('|')}|
   --first N          number of the first tracker (default 0): ids follow from it, so that
                      several simulators can run side by side without sharing a device
   --host H           server address (default 127.0.0.1)
-  --port P           the protocol's port (default: Traccar's, e.g. GT06 5023; one protocol only)
+  --port P           the protocol's port (default: Traccar's, e.g. GT06 5023); with several
+                     protocols, per protocol: --port gt06=15023,h02=15013
   --interval S       seconds between two reports of a tracker (default 5)
   --heartbeat S      seconds without a report before a heartbeat (default 60, 0 = none)
   --udp              Teltonika and H02 over UDP (the others stay on TCP)
@@ -26,10 +27,12 @@ const HELP = `Usage: npm run simulate -- --protocol <${SIM_PROTOCOLS.join('|')}|
     --user U         administrator (default admin)
     --password P     its password (default: $RASTRO_ADMIN_PASSWORD)`;
 
-function fail(message: string): never {
-  console.error(`${message}\n\n${HELP}`);
-  process.exit(2);
-}
+/** A command line that cannot run: the message is printed with the usage. */
+export class UsageError extends Error {}
+
+const fail = (message: string): never => {
+  throw new UsageError(message);
+};
 
 function positive(name: string, text: string | undefined, fallback: number, allowZero = false): number {
   if (text === undefined) return fallback;
@@ -38,59 +41,115 @@ function positive(name: string, text: string | undefined, fallback: number, allo
   return n;
 }
 
+/** Each protocol's port: `--port N` (one protocol), `--port name=N,…`, else Traccar's default. */
+function portsOf(protocols: readonly SimProtocol[], flag: string | undefined): Partial<Record<SimProtocol, number>> {
+  const given = new Map<string, string>();
+  if (flag !== undefined && !flag.includes('=')) {
+    if (protocols.length > 1) fail('--port N needs a single --protocol (or give --port name=N,…)');
+    given.set(protocols[0]!, flag);
+  } else if (flag !== undefined) {
+    for (const pair of flag.split(',')) {
+      const [name = '', port = ''] = pair.split('=').map((part) => part.trim());
+      if (!protocols.includes(name as SimProtocol)) fail(`--port names ${name}, which is not simulated`);
+      given.set(name, port);
+    }
+  }
+  const ports: Partial<Record<SimProtocol, number>> = {};
+  for (const p of protocols) {
+    const text = given.get(p);
+    const port = text !== undefined ? Number(text) : PROTOCOLS.find((d) => d.name === p)?.defaultPort;
+    if (!port || !Number.isInteger(port) || port < 1 || port > 65535) fail(`--port: no valid port for ${p}`);
+    ports[p] = port!;
+  }
+  return ports;
+}
+
+export interface SimulateArgs {
+  help: boolean;
+  simulator: SimulatorOptions;
+  /** Seconds to run, null = until Ctrl-C. */
+  durationS: number | null;
+  everyS: number;
+  /** Where and as whom to add the devices first (`--create`), or null. */
+  create: { url: string; user: string; password: string } | null;
+}
+
+/** Reads the command line (throws UsageError on a bad one). `env` gives RASTRO_ADMIN_PASSWORD. */
+export function parseSimulateArgs(args: string[], env: NodeJS.ProcessEnv = process.env): SimulateArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        protocol: { type: 'string' }, devices: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' },
+        interval: { type: 'string' }, heartbeat: { type: 'string' }, udp: { type: 'boolean' }, duration: { type: 'string' },
+        every: { type: 'string' }, first: { type: 'string' }, 'reply-delay': { type: 'string' }, create: { type: 'boolean' },
+        url: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const help = values.help === true;
+  if (!values.protocol && !help) fail('--protocol is required');
+  const names = (values.protocol ?? 'gt06').split(',').flatMap((p) => (p.trim() === 'all' ? SIM_PROTOCOLS : [p.trim().toLowerCase()]));
+  const protocols = [...new Set(names)].map((p) => (isSimProtocol(p) ? p : fail(`unknown protocol "${p}"`)));
+  const host = values.host ?? '127.0.0.1';
+  let create: SimulateArgs['create'] = null;
+  if (values.create) {
+    const password = values.password ?? env.RASTRO_ADMIN_PASSWORD;
+    if (!password) fail('--create needs the administrator password (--password or RASTRO_ADMIN_PASSWORD)');
+    const url = (values.url ?? `http://${host.includes(':') ? `[${host}]` : host}:8082`).replace(/\/+$/, '');
+    create = { url, user: values.user ?? 'admin', password: password! };
+  }
+  return {
+    help,
+    simulator: {
+      protocols, host, ports: portsOf(protocols, values.port), transport: values.udp ? 'udp' : 'tcp',
+      devices: Math.floor(positive('devices', values.devices, 10)),
+      firstDevice: Math.floor(positive('first', values.first, 0, true)),
+      intervalMs: positive('interval', values.interval, 5) * 1000,
+      heartbeatMs: positive('heartbeat', values.heartbeat, 60, true) * 1000,
+      replyDelayMs: positive('reply-delay', values['reply-delay'], 300, true),
+    },
+    durationS: values.duration === undefined ? null : positive('duration', values.duration, 0),
+    everyS: positive('every', values.every, 10),
+    create,
+  };
+}
+
 /** Runs the simulator as `args` ask (the command line after `npm run simulate --`). */
 export async function simulateCli(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      protocol: { type: 'string' }, devices: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' },
-      interval: { type: 'string' }, heartbeat: { type: 'string' }, udp: { type: 'boolean' }, duration: { type: 'string' },
-      every: { type: 'string' }, first: { type: 'string' }, 'reply-delay': { type: 'string' }, create: { type: 'boolean' }, url: { type: 'string' }, user: { type: 'string' },
-      password: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
+  let parsed: SimulateArgs;
+  try {
+    parsed = parseSimulateArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\n\n${HELP}`);
+    process.exit(2);
+  }
+  if (parsed.help) {
     console.log(HELP);
     return;
   }
-  if (!values.protocol) fail('--protocol is required');
-  const names = values.protocol.split(',').flatMap((p) => (p.trim() === 'all' ? SIM_PROTOCOLS : [p.trim().toLowerCase()]));
-  const protocols = [...new Set(names)].map((p) => (isSimProtocol(p) ? p : fail(`unknown protocol "${p}"`)));
-  const devices = Math.floor(positive('devices', values.devices, 10));
-  const firstDevice = Math.floor(positive('first', values.first, 0, true));
-  const host = values.host ?? '127.0.0.1';
-  if (values.port !== undefined && protocols.length > 1) fail('--port needs a single --protocol');
-  const ports: Partial<Record<SimProtocol, number>> = {};
-  for (const p of protocols) {
-    const port = values.port !== undefined ? positive('port', values.port, 0) : PROTOCOLS.find((d) => d.name === p)?.defaultPort;
-    if (!port) fail(`no default port known for ${p}: pass --port`);
-    ports[p] = port;
-  }
-
-  if (values.create) {
-    const password = values.password ?? process.env.RASTRO_ADMIN_PASSWORD;
-    if (!password) fail('--create needs the administrator password (--password or RASTRO_ADMIN_PASSWORD)');
-    const url = (values.url ?? `http://${host.includes(':') ? `[${host}]` : host}:8082`).replace(/\/+$/, '');
+  const options = parsed.simulator;
+  const { protocols, devices, host, ports } = options;
+  if (parsed.create) {
     const list = Array.from({ length: devices }, (_, i) => {
-      const { protocol, uniqueId, index } = fleetDevice(protocols, firstDevice + i);
+      const { protocol, uniqueId, index } = fleetDevice(protocols, (options.firstDevice ?? 0) + i);
       return { uniqueId, name: `Sim ${protocol.toUpperCase()} ${String(index + 1).padStart(4, '0')}` };
     });
-    const result = await createDevices(url, { user: values.user ?? 'admin', password }, list);
-    console.log(`devices: ${result.created} created, ${result.existing} already there (${url})`);
+    const result = await createDevices(parsed.create.url, parsed.create, list);
+    console.log(`devices: ${result.created} created, ${result.existing} already there (${parsed.create.url})`);
   }
 
-  const sim = new Simulator({
-    protocols, devices, firstDevice, host, ports, transport: values.udp ? 'udp' : 'tcp',
-    intervalMs: positive('interval', values.interval, 5) * 1000,
-    heartbeatMs: positive('heartbeat', values.heartbeat, 60, true) * 1000,
-    replyDelayMs: positive('reply-delay', values['reply-delay'], 300, true),
-  });
+  const sim = new Simulator(options);
   const where = protocols.map((p) => `${p} ${host}:${ports[p]}`).join(', ');
-  console.log(`simulating ${devices} trackers (${where}${values.udp ? ', UDP where the protocol has it' : ''}); Ctrl-C stops`);
+  console.log(`simulating ${devices} trackers (${where}${options.transport === 'udp' ? ', UDP where the protocol has it' : ''}); Ctrl-C stops`);
   sim.start();
   const started = Date.now();
   const line = () => `[${Math.round((Date.now() - started) / 1000)} s] ${statsLine(sim.stats, devices)}`;
-  const every = setInterval(() => console.log(line()), positive('every', values.every, 10) * 1000);
+  const every = setInterval(() => console.log(line()), parsed.everyS * 1000);
 
   let stopping = false;
   const stop = () => {
@@ -105,5 +164,5 @@ export async function simulateCli(args: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  if (values.duration !== undefined) setTimeout(stop, positive('duration', values.duration, 0) * 1000);
+  if (parsed.durationS !== null) setTimeout(stop, parsed.durationS * 1000);
 }

@@ -125,6 +125,9 @@ describe('simulated tracker', () => {
     expect(t.state).toBe('ready');
     expect(stats).toMatchObject({ connects: 1, connected: 1, sent: 3, positions: 2, ackable: 3, errors: 0 });
     expect(t.backlog).toBe(0);
+    t.stop();
+    expect(stats.connected).toBe(0);
+    expect(t.state).toBe('stopped');
   });
 
   it('drops the connection when an ack does not come, reconnects, and sends the unacknowledged report again', async () => {

@@ -110,10 +110,10 @@ export class Tracker {
   }
 
   stop(): void {
-    this.state = 'stopped';
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.closeTransport();
+    this.state = 'stopped';
   }
 
   /** Takes the vehicle's next fix and sends it (or buffers it). */
