@@ -117,10 +117,14 @@ describe.each(backends)('commands (%s)', (backend) => {
     expect((await admin.get(`/api/commands/types?deviceId=${fresh.id}`)).json).toEqual([{ type: 'custom' }]);
     const reported = await create<Device>(admin, '/api/devices', { name: 'Reported', uniqueId: uid('cmd-types') });
     await addPosition(server, reported.id, { protocol: 'osmand' });
-    const types = (await admin.get<Array<{ type: string }>>(`/api/commands/types?deviceId=${reported.id}`)).json.map((t) => t.type);
-    expect(types).toEqual(expect.arrayContaining(['custom', 'engineStop', 'engineResume', 'alarmArm', 'alarmDisarm', 'positionSingle', 'deviceIdentification', 'rebootDevice', 'outputControl']));
+    // OsmAnd: custom alone over data and over SMS, as Traccar answers.
+    expect((await admin.get(`/api/commands/types?deviceId=${reported.id}`)).json).toEqual([{ type: 'custom' }]);
+    expect((await admin.get(`/api/commands/types?deviceId=${reported.id}&textChannel=true`)).json).toEqual([{ type: 'custom' }]);
+    const tracker = await create<Device>(admin, '/api/devices', { name: 'GT06', uniqueId: uid('cmd-types') });
+    await addPosition(server, tracker.id, { protocol: 'gt06' });
+    const types = (await admin.get<Array<{ type: string }>>(`/api/commands/types?deviceId=${tracker.id}`)).json.map((t) => t.type);
+    expect(types).toEqual(expect.arrayContaining(['custom', 'engineStop', 'engineResume', 'positionSingle', 'rebootDevice']));
     expect(types).not.toContain('anchorEnable');
-    expect((await admin.get(`/api/commands/types?deviceId=${reported.id}&textChannel=true`)).json).toEqual([]);
     const stranger = await makeUser(server, 'cmd-types-stranger@test');
     expect((await stranger.client.get(`/api/commands/types?deviceId=${reported.id}`)).status).toBe(400);
   });
@@ -144,7 +148,10 @@ describe.each(backends)('commands (%s)', (backend) => {
     ]) expect((await admin.post('/api/permissions', body)).status).toBe(204);
     // Never reported: custom ones only.
     expect(idsOf((await client.get<Command[]>(`/api/commands/send?deviceId=${device.id}`)).json)).toEqual([viaTop.id]);
+    // A phone (OsmAnd) cannot take a saved engine stop: custom ones only, as Traccar.
     await addPosition(server, device.id, { protocol: 'osmand' });
+    expect(idsOf((await client.get<Command[]>(`/api/commands/send?deviceId=${device.id}`)).json)).toEqual([viaTop.id]);
+    await addPosition(server, device.id, { protocol: 'gt06' });
     const usable = await client.get<Command[]>(`/api/commands/send?deviceId=${device.id}`);
     expectArrayOf(usable.json, 'Command');
     expect(usable.json.map((c) => c.id)).toEqual([direct.id, viaTop.id]);

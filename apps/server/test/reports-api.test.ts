@@ -266,8 +266,10 @@ describe.each(backends)('reports API (%s)', (backend) => {
       expect(res.status).toBe(200);
       expectArrayOf(res.json, 'ReportSummary');
       // Points 0–5 are on June 1 (23:00–23:50 local), points 6–11 on June 2 (00:00–00:50 local).
+      // As in Traccar, a day runs to the next midnight included: point 6 (00:00) closes June 1
+      // and opens June 2, so the days' distances add up to the period's.
       expect(res.json.map((s) => [s.startTime, s.endTime, s.distance, s.maxSpeed, s.engineHours])).toEqual([
-        [iso(T0).replace('Z', '+00:00'), iso(T0 + 50 * MIN).replace('Z', '+00:00'), 5000, 30, 3_000_000],
+        [iso(T0).replace('Z', '+00:00'), iso(T0 + 60 * MIN).replace('Z', '+00:00'), 6000, 40, 3_600_000],
         [iso(T0 + 60 * MIN).replace('Z', '+00:00'), iso(T0 + 110 * MIN).replace('Z', '+00:00'), 5000, 42.5, 3_000_000],
       ]);
       // The admin has no time zone: the server's decides; set it to UTC and the track is one day.

@@ -37,19 +37,16 @@ export const COMMAND_PARAMETER_KEYS = [
 ] as const;
 
 /** The device command types among the native actions (what OsmAnd devices are offered). */
-const NATIVE_DEVICE_TYPES: readonly CommandType[] = [
-  'custom', 'engineStop', 'engineResume', 'alarmArm', 'alarmDisarm', 'positionSingle', 'deviceIdentification', 'rebootDevice',
-  'outputControl',
-];
-
 /**
- * Types each protocol accepts over its data channel. OsmAnd devices (phones, Traccar Client
- * and the many trackers that speak its HTTP form) get the text of any queued command as the
- * answer to their next report, so they are offered the native actions. The binary protocols
- * list what their command encoders handle.
+ * Types each protocol accepts over its data channel, as Traccar lists them (its own clients
+ * build their command menus from this list). OsmAnd cannot take a command of its own: Traccar
+ * offers `custom` alone, whose text the phone receives as the answer to its next report. A lock
+ * or unlock still reaches such a device (the device detail sends engineStop / engineResume,
+ * which are queued and handed over the same way), it is only not offered as a type. The binary
+ * protocols list what their command encoders handle.
  */
 export const PROTOCOL_COMMAND_TYPES: Readonly<Record<string, readonly CommandType[]>> = {
-  osmand: NATIVE_DEVICE_TYPES,
+  osmand: ['custom'],
   gt06: ['custom', 'engineStop', 'engineResume', 'positionSingle', 'rebootDevice', 'getVersion', 'getDeviceStatus'],
   teltonika: ['custom', 'engineStop', 'engineResume', 'positionSingle', 'rebootDevice', 'getVersion', 'getModemStatus'],
   h02: ['custom', 'engineStop', 'engineResume'],

@@ -30,23 +30,37 @@ describe('report days', () => {
     expect(nextMidnight(Date.parse('2024-03-10T05:00:00Z'), NY)).toBe(Date.parse('2024-03-11T04:00:00Z'));
   });
 
-  it('splits a period at local midnights, without overlap, keeping its ends', () => {
+  it('splits a period at local midnights, each day closing at the next midnight (Traccar), keeping its ends', () => {
     const from = Date.parse('2024-06-01T12:00:00Z');
     const to = Date.parse('2024-06-03T01:00:00Z');
     expect(splitByDay(from, to, SP)).toEqual([
-      { from, to: Date.parse('2024-06-02T03:00:00Z') - 1 },
+      { from, to: Date.parse('2024-06-02T03:00:00Z') },
       { from: Date.parse('2024-06-02T03:00:00Z'), to },
     ]);
     expect(splitByDay(from, to, 'UTC')).toEqual([
-      { from, to: Date.parse('2024-06-02T00:00:00Z') - 1 },
-      { from: Date.parse('2024-06-02T00:00:00Z'), to: Date.parse('2024-06-03T00:00:00Z') - 1 },
+      { from, to: Date.parse('2024-06-02T00:00:00Z') },
+      { from: Date.parse('2024-06-02T00:00:00Z'), to: Date.parse('2024-06-03T00:00:00Z') },
       { from: Date.parse('2024-06-03T00:00:00Z'), to },
     ]);
+    // Ending exactly at a midnight: that instant is a day of its own, as in Traccar.
+    const midnight = Date.parse('2024-06-02T00:00:00Z');
+    expect(splitByDay(from, midnight, 'UTC')).toEqual([{ from, to: midnight }, { from: midnight, to: midnight }]);
     expect(splitByDay(from, from, SP)).toEqual([{ from, to: from }]);
     expect(splitByDay(to, from, SP)).toEqual([]);
   });
 
-  it('pieces tile the period exactly (property)', () => {
+  it('follows a DST change: the 23-hour day of New York closes at its own midnight', () => {
+    const from = Date.parse('2024-03-09T17:00:00Z');
+    const to = Date.parse('2024-03-11T16:00:00Z');
+    expect(splitByDay(from, to, NY)).toEqual([
+      { from, to: Date.parse('2024-03-10T05:00:00Z') },
+      // 2024-03-10 is 23 hours long: midnight EST to midnight EDT.
+      { from: Date.parse('2024-03-10T05:00:00Z'), to: Date.parse('2024-03-11T04:00:00Z') },
+      { from: Date.parse('2024-03-11T04:00:00Z'), to },
+    ]);
+  });
+
+  it('pieces tile the period, sharing their midnights (property)', () => {
     for (let i = 0; i < 200; i++) {
       const from = Date.parse('2024-01-01T00:00:00Z') + Math.floor(Math.random() * 365 * 86_400_000);
       const to = from + Math.floor(Math.random() * 10 * 86_400_000);
@@ -55,7 +69,7 @@ describe('report days', () => {
       expect(days[0]!.from).toBe(from);
       expect(days.at(-1)!.to).toBe(to);
       for (let d = 1; d < days.length; d++) {
-        expect(days[d]!.from).toBe(days[d - 1]!.to + 1);
+        expect(days[d]!.from).toBe(days[d - 1]!.to);
         // Every inner boundary is a local midnight.
         expect(wallClock(days[d]!.from, zone) % 86_400_000).toBe(0);
       }

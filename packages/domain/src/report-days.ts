@@ -80,22 +80,28 @@ export function nextMidnight(instant: number, timeZone: string): number {
 export interface DayPeriod {
   /** First instant of the piece (inclusive). */
   from: number;
-  /** Last instant of the piece (inclusive): the millisecond before the next midnight, or the period's end. */
+  /** Last instant of the piece (inclusive): the next midnight, or the period's end. */
   to: number;
 }
 
 /**
- * Splits [from, to] (both inclusive, epoch ms) at the midnights of `timeZone`. The pieces do
- * not overlap, so a position exactly at midnight belongs to the day it opens.
+ * Splits [from, to] (both inclusive, epoch ms) at the midnights of `timeZone`, as Traccar's
+ * daily summary does: each day runs from its first instant to the next midnight, both included,
+ * so a position exactly at midnight closes one day and opens the next (a day's distance then
+ * reaches midnight instead of stopping at the last position before it, and the days' distances
+ * add up to the period's). A period ending exactly at a midnight ends with that instant alone.
  */
 export function splitByDay(from: number, to: number, timeZone: string): DayPeriod[] {
   const out: DayPeriod[] = [];
+  if (from > to) return out;
   let start = from;
-  while (start <= to) {
+  for (;;) {
     const midnight = nextMidnight(start, timeZone);
-    const end = Math.min(midnight - 1, to);
-    out.push({ from: start, to: end });
-    start = end + 1;
+    if (midnight > to) {
+      out.push({ from: start, to });
+      return out;
+    }
+    out.push({ from: start, to: midnight });
+    start = midnight;
   }
-  return out;
 }

@@ -86,13 +86,14 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   // Without a device: every type. With one: what its protocol accepts over data; over SMS
-  // (textChannel=true) nothing, as no SMS gateway is configured.
+  // (textChannel=true) `custom` alone (the raw text), as Traccar answers for protocols without
+  // SMS encoders — none of ours has one.
   app.get<{ Querystring: Query }>('/api/commands/types', async (req) => {
     const user = requireUser(req);
     const deviceId = intParam(req.query, 'deviceId');
     if (!deviceId) return COMMAND_TYPES.map((type) => ({ type }));
     const { protocol } = await visibleDevice(user, deviceId);
-    if (boolParam(req.query, 'textChannel')) return [];
+    if (boolParam(req.query, 'textChannel')) return [{ type: 'custom' }];
     return commandTypesForProtocol(protocol).map((type) => ({ type }));
   });
 

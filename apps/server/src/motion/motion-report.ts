@@ -29,7 +29,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, MotionStateTable } from '../storage/schema.ts';
 import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes } from '../http/json.ts';
-import type { MotionConfig } from './motion-state.ts';
+import { motionOf, type MotionConfig } from './motion-state.ts';
 import { SegmentMachine, segmentRecord, type SegmentOptions, type SegmentPoint, type SegmentRecord } from './segments.ts';
 import { MOTION_CHUNK, lateIdsOf, notLate, positionsAfter, primeData, segmentChunks, type LateIds, type SegmentRow } from './motion-repo.ts';
 
@@ -109,12 +109,12 @@ export async function* motionSegmentsOf(
     }
   }
   let joined: SegmentRow | null = null;
-  // The period starts at or before the live machine's very first position: both machines start
-  // alike, no replay needed.
+  // The period starts at or before the live machine's very first position, which it opened
+  // stopped: when that position's `motion` is false the replay starts alike, no replay needed.
   const s0 = candidates && candidates.size > 0 ? [...candidates.values()][0]! : null;
   if (s0 && s0.startPositionId !== null && s0.startPositionId === s0.openedById) {
     const first = await edgeRow(db, deviceId, from, to, 'first');
-    if (first && Number(first.id) === s0.startPositionId) joined = s0;
+    if (first && Number(first.id) === s0.startPositionId && (s0.kind === 'trip') === motionOf(pointOf(first))) joined = s0;
   }
   const sm: SegmentMachine<SegmentPoint> = new SegmentMachine<SegmentPoint>(
     config,

@@ -98,10 +98,47 @@ describe('new logic', () => {
     expect(changes[0]).toMatchObject({ moving: false, at: 1, by: 1, closedMax: -1 });
     expect(changes.slice(1).map((c) => [c.moving, sec(t, c.at), sec(t, c.by)])).toEqual([
       [true, 600, 620], // left the parking spot: 200 m from it at 620 s, dated at the last still position
-      [false, 1370, 1370], // last point 200 m away at 1180 s; stillness confirmed 180 s + one step later
+      // The last point 200 m away is at 1180 s. Each position is judged against the window as it
+      // stood after the previous one (Traccar), so 1180 s leaves it only at 1380 s.
+      [false, 1380, 1380],
     ]);
     expect(changes[1]!.closedMax).toBe(0);
     expect(changes[2]!.closedMax).toBeCloseTo(10 / 0.514444, 6);
+  });
+
+  // The two cases a Traccar server answered differently before (reference answers world-1):
+  // reports every 2 minutes, as many trackers send.
+  it('a drive reported every 2 min ends when Traccar ends it: 6 min after the last move, not 4', () => {
+    const t = new Track().add().park(960, 120).drive(1440, 222 / 120, 120).park(1080, 120);
+    const changes = run(cfg, t.points).slice(1);
+    expect(changes.map((c) => [c.moving, sec(t, c.at) / 60, sec(t, c.by) / 60])).toEqual([
+      [true, 16, 18], // 222 m at 18 min: dated at the last still position
+      [false, 46, 46], // last move at 40 min: at 44 the position of 38 min is still in the window
+    ]);
+  });
+
+  function creep(): Track {
+    // A vehicle reporting 12 kn that covers only 94 m every 2 minutes (a crawl in traffic).
+    const t = new Track();
+    t.add({}, 12);
+    for (let i = 0; i < 29; i++) {
+      t.t += 120;
+      t.x += 94;
+      t.add({}, 12);
+    }
+    return t;
+  }
+
+  it('a slow crawl keeps moving: 281 m in 6 min stays a trip (no stop every 4 minutes)', () => {
+    const t = creep();
+    // Live: first heard while moving, it starts stopped and moves once it has gone 200 m.
+    const live: Change[] = [];
+    const m = createMotionMachine<P>(cfg, (moving, at, by, closedMax) => live.push({ moving, at: at.id, by: by.id, closedMax }), { initialMoving: false });
+    for (const p of t.points) m.push(p);
+    expect(live.map((c) => [c.moving, sec(t, c.at) / 60, sec(t, c.by) / 60])).toEqual([[false, 0, 0], [true, 4, 6]]);
+    // Report replay (initial state from the first position's motion): one short stop, then one trip.
+    const replay = run(cfg, t.points);
+    expect(replay.map((c) => [c.moving, sec(t, c.at) / 60, sec(t, c.by) / 60])).toEqual([[true, 0, 0], [false, 4, 4], [true, 8, 10]]);
   });
 
   it('ignores GPS jitter while parked', () => {

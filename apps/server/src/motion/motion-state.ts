@@ -158,8 +158,21 @@ export interface MotionMachine<P extends MotionPoint> {
   prime(moving: boolean, start: P, by: P, maxSpeed: number, window: readonly P[]): void;
 }
 
-export function createMotionMachine<P extends MotionPoint>(config: MotionConfig, onChange: MotionChange<P>): MotionMachine<P> {
-  return config.newLogic ? new NewLogic<P>(config, onChange) : new OldLogic<P>(config, onChange);
+export interface MotionMachineOptions {
+  /**
+   * The state the first position starts in. Unset: that position's own `motion` (a report
+   * replay, Traccar's slow report). The live machine of a device never seen before starts
+   * stopped at its first position, as Traccar's device state does: a vehicle first heard while
+   * moving raises deviceMoving once it has really gone somewhere, instead of being assumed moving.
+   */
+  initialMoving?: boolean;
+}
+
+export function createMotionMachine<P extends MotionPoint>(
+  config: MotionConfig, onChange: MotionChange<P>, options: MotionMachineOptions = {},
+): MotionMachine<P> {
+  const initial = options.initialMoving ?? null;
+  return config.newLogic ? new NewLogic<P>(config, onChange, initial) : new OldLogic<P>(config, onChange, initial);
 }
 
 const distanceOf = (a: MotionPoint, b: MotionPoint) => haversineMeters(a.latitude, a.longitude, b.latitude, b.longitude);
@@ -199,6 +212,7 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
   constructor(
     readonly config: MotionConfig,
     private readonly onChange: MotionChange<P>,
+    private readonly initialMoving: boolean | null,
   ) {
     // metres per ms
     this.minAverageSpeed = config.minDuration > 0 ? config.minDistance / config.minDuration : 0;
@@ -212,7 +226,8 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
     return this.seqs[(this.head + i) % this.buf.length]!;
   }
 
-  private add(p: P): void {
+  /** Appends `p` to the window (trimmed afterwards: the check of `p` sees the window as it was after the previous position). */
+  private append(p: P): void {
     if (this.size === this.buf.length) {
       const cap = this.buf.length * 2;
       const buf = new Array<P | undefined>(cap);
@@ -229,7 +244,15 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
     this.buf[k] = p;
     this.seqs[k] = ++this.seq;
     this.size++;
-    // Keep the newest position older than minDuration, drop the ones before it.
+  }
+
+  /**
+   * Keeps, besides the positions of the last minDuration before `p`, the newest one older than
+   * that (Traccar's window). Done after `p` was judged, so `p` is compared with the window as it
+   * stood after the previous position: a stop needs one more quiet position than trimming first
+   * would (a drive ends when Traccar says it does, and a slow crawl keeps moving).
+   */
+  private trim(p: P): void {
     const threshold = p.fixTime - this.config.minDuration;
     while (this.size >= 2 && this.at(1).fixTime <= threshold) {
       const k0 = this.head;
@@ -239,6 +262,11 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
       this.head = (this.head + 1) % this.buf.length;
       this.size--;
     }
+  }
+
+  private add(p: P): void {
+    this.append(p);
+    this.trim(p);
   }
 
   openMaxSpeed(): number {
@@ -277,9 +305,9 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
   push(p: P): void {
     const prev = this.last;
     this.last = p;
-    this.add(p);
     if (prev === null) {
-      this.moving = motionOf(p);
+      this.add(p);
+      this.moving = this.initialMoving ?? motionOf(p);
       this.openStart = p;
       this.openBy = p;
       this.startSeq = this.seq;
@@ -287,6 +315,14 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
       this.onChange(this.moving, p, p, -1);
       return;
     }
+    this.append(p);
+    this.decide(p, prev);
+    this.trim(p);
+    this.updateSettled(p);
+  }
+
+  /** The state change `p` makes, judged against the window before it (p is its newest entry). */
+  private decide(p: P, prev: P): void {
     const c = this.config;
     const newest = this.size - 1;
     const gap = p.fixTime - prev.fixTime;
@@ -297,7 +333,6 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
         if (this.moving) this.change(false, newest - 1, p);
         this.change(true, newest - 1, p);
         this.change(false, newest, p);
-        this.updateSettled(p);
         return;
       }
     }
@@ -329,7 +364,6 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
         this.change(true, start, p);
       }
     }
-    this.updateSettled(p);
   }
 
   private updateSettled(p: P): void {
@@ -378,6 +412,7 @@ class OldLogic<P extends MotionPoint> implements MotionMachine<P> {
   constructor(
     readonly config: MotionConfig,
     private readonly onChange: MotionChange<P>,
+    private readonly initialMoving: boolean | null,
   ) {}
 
   openMaxSpeed(): number {
@@ -399,7 +434,7 @@ class OldLogic<P extends MotionPoint> implements MotionMachine<P> {
     const prev = this.last;
     this.last = p;
     if (prev === null) {
-      this.moving = motionOf(p);
+      this.moving = this.initialMoving ?? motionOf(p);
       this.openStart = p;
       this.openBy = p;
       this.runMax = p.speed;

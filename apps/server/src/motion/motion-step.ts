@@ -77,6 +77,8 @@ class DeviceMotion {
           ...(at !== work.position ? { position: at } : {}),
         });
       },
+      // A device heard for the first time starts stopped at that position (Traccar's device state).
+      { initialMoving: false },
     );
   }
 

@@ -6,7 +6,7 @@
 import type { Selectable } from 'kysely';
 import type { MotionSegmentTable } from '../storage/schema.ts';
 import {
-  createMotionMachine, type MotionConfig, type MotionMachine, type MotionPoint,
+  createMotionMachine, type MotionConfig, type MotionMachineOptions, type MotionMachine, type MotionPoint,
 } from './motion-state.ts';
 
 /** A position as segments need it (PositionDraft fits; so does a parsed report row). */
@@ -40,30 +40,40 @@ const num = (attrs: Record<string, unknown>, key: string): number | null => {
   const v = attrs[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 };
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
-/** Fuel spent: fuelUsed delta, else fuel drop, else level % drop × capacity, else 0 (reference A.4). */
+/** Distance between two positions of one device (full precision, as Traccar), and the odometer readings used (reference A.4 common formulas). */
+export function distanceBetween(first: Record<string, unknown>, last: Record<string, unknown>, ignoreOdometer: boolean) {
+  const o1 = num(first, 'odometer');
+  const o2 = num(last, 'odometer');
+  if (!ignoreOdometer && o1 !== null && o2 !== null && o1 !== 0 && o2 !== 0) {
+    return { distance: o2 - o1, startOdometer: o1, endOdometer: o2 };
+  }
+  const t1 = num(first, 'totalDistance') ?? 0;
+  const t2 = num(last, 'totalDistance') ?? 0;
+  return { distance: t2 - t1, startOdometer: t1, endOdometer: t2 };
+}
+
+/**
+ * Fuel spent: fuelUsed delta, else fuel drop, else level % drop × capacity, else 0 (reference
+ * A.4). Full precision, as Traccar (the summary uses it too).
+ */
 export function spentFuel(a: Record<string, unknown>, b: Record<string, unknown>, fuelCapacity: number | null): number {
   const u1 = num(a, 'fuelUsed');
   const u2 = num(b, 'fuelUsed');
-  if (u1 !== null && u2 !== null) return round2(u2 - u1);
+  if (u1 !== null && u2 !== null) return u2 - u1;
   const f1 = num(a, 'fuel');
   const f2 = num(b, 'fuel');
-  if (f1 !== null && f2 !== null) return round2(f1 - f2);
+  if (f1 !== null && f2 !== null) return f1 - f2;
   const l1 = num(a, 'fuelLevel');
   const l2 = num(b, 'fuelLevel');
-  if (l1 !== null && l2 !== null && fuelCapacity !== null) return round2(((l1 - l2) / 100) * fuelCapacity);
+  if (l1 !== null && l2 !== null && fuelCapacity !== null) return ((l1 - l2) / 100) * fuelCapacity;
   return 0;
 }
 
 export function segmentRecord(s: Segment, options: SegmentOptions): SegmentRecord {
   const a = s.start.attributes;
   const b = s.end.attributes;
-  const o1 = num(a, 'odometer');
-  const o2 = num(b, 'odometer');
-  const useOdometer = !options.ignoreOdometer && o1 !== null && o2 !== null && o1 !== 0 && o2 !== 0;
-  const startOdometer = useOdometer ? o1 : (num(a, 'totalDistance') ?? 0);
-  const endOdometer = useOdometer ? o2 : (num(b, 'totalDistance') ?? 0);
+  const { distance, startOdometer, endOdometer } = distanceBetween(a, b, options.ignoreOdometer);
   const d1 = a.driverUniqueId;
   const d2 = b.driverUniqueId;
   return {
@@ -81,7 +91,7 @@ export function segmentRecord(s: Segment, options: SegmentOptions): SegmentRecor
     endLon: s.end.longitude,
     startAddress: s.start.address,
     endAddress: s.end.address,
-    distance: round2(endOdometer - startOdometer),
+    distance,
     maxSpeed: s.maxSpeed,
     startOdometer,
     endOdometer,
@@ -107,6 +117,7 @@ export class SegmentMachine<P extends SegmentPoint> {
     config: MotionConfig,
     private readonly onSegment: (segment: Segment<P>) => void,
     private readonly onChange?: (moving: boolean, at: P, by: P, closed: boolean) => void,
+    machineOptions: MotionMachineOptions = {},
   ) {
     this.machine = createMotionMachine<P>(config, (moving, at, by, closedMax) => {
       const start = this.openStart;
@@ -117,7 +128,7 @@ export class SegmentMachine<P extends SegmentPoint> {
       this.openBy = by;
       this.openTrip = moving;
       this.onChange?.(moving, at, by, closedMax >= 0);
-    });
+    }, machineOptions);
   }
 
   push(p: P): void {

@@ -15,6 +15,7 @@ import type { Database } from '../storage/schema.ts';
 import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes, toIso } from '../http/json.ts';
 import { maxSpeedBySegments as segmentsMaxSpeed } from '../motion/motion-report.ts';
+import { distanceBetween, spentFuel } from '../motion/segments.ts';
 import { edgePosition, maxSpeedIn, positionChunks, speedChunks, type ReportDevice } from './reports-repo.ts';
 
 type Db = Kysely<Database>;
@@ -52,7 +53,6 @@ const num = (attrs: Record<string, unknown>, key: string): number | null => {
   const v = attrs[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 };
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
 const truthy = (v: unknown) => v === true || v === 'true' || v === 1;
 
@@ -62,32 +62,6 @@ export function summaryOptions(device: ReportDevice, serverAttributes: Record<st
   const ignore = attrs['report.ignoreOdometer'] ?? serverAttributes['report.ignoreOdometer'];
   const capacity = Number(attrs.fuelCapacity);
   return { ignoreOdometer: truthy(ignore), fuelCapacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null };
-}
-
-/** Distance between two positions of one device, and the odometer readings used (reference A.4 common formulas). */
-export function distanceBetween(first: Record<string, unknown>, last: Record<string, unknown>, ignoreOdometer: boolean) {
-  const o1 = num(first, 'odometer');
-  const o2 = num(last, 'odometer');
-  if (!ignoreOdometer && o1 !== null && o2 !== null && o1 !== 0 && o2 !== 0) {
-    return { distance: round2(o2 - o1), startOdometer: o1, endOdometer: o2 };
-  }
-  const t1 = num(first, 'totalDistance') ?? 0;
-  const t2 = num(last, 'totalDistance') ?? 0;
-  return { distance: round2(t2 - t1), startOdometer: t1, endOdometer: t2 };
-}
-
-/** Fuel spent between two positions: fuelUsed delta, else fuel drop, else level % drop × capacity, else 0. */
-export function fuelBetween(first: Record<string, unknown>, last: Record<string, unknown>, fuelCapacity: number | null): number {
-  const u1 = num(first, 'fuelUsed');
-  const u2 = num(last, 'fuelUsed');
-  if (u1 !== null && u2 !== null) return round2(u2 - u1);
-  const f1 = num(first, 'fuel');
-  const f2 = num(last, 'fuel');
-  if (f1 !== null && f2 !== null) return round2(f1 - f2);
-  const l1 = num(first, 'fuelLevel');
-  const l2 = num(last, 'fuelLevel');
-  if (l1 !== null && l2 !== null && fuelCapacity !== null) return round2(((l1 - l2) / 100) * fuelCapacity);
-  return 0;
 }
 
 /** One summary row from the period's first and last positions and its highest speed. */
@@ -107,7 +81,7 @@ export function summaryItem(device: ReportDevice, first: PositionRow, last: Posi
     distance,
     averageSpeed: engineHours > 0 ? knotsFromMps(distance / (engineHours / 1000)) : 0,
     maxSpeed,
-    spentFuel: fuelBetween(a, b, options.fuelCapacity),
+    spentFuel: spentFuel(a, b, options.fuelCapacity),
     startOdometer,
     endOdometer,
     startHours: h1 ?? 0,
