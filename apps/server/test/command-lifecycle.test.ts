@@ -1,8 +1,9 @@
 // The command lifecycle over real HTTP, on SQLite and PostgreSQL: queued → sent → acknowledged
 // → confirmed with an OsmAnd device, failed on timeout (also after a restart: the stored row is
 // what counts), cancelled, superseded; the engine-stop speed guard on the queued path (OsmAnd)
-// and on the live path (a LiveCommandSender, as the TCP listener registers); and
-// GET / DELETE /api/commands/log.
+// and on the live path (a LiveCommandSender, as the TCP listener registers); GET / DELETE
+// /api/commands/log; and over TCP, a GT06 and a Teltonika unit answering a live engine stop at
+// once, the effect before or after the reply.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +13,15 @@ import type { CommandLogEntry } from '@rastro/domain/command-log';
 import type { QueuedCommand } from '@rastro/domain/commands';
 import { commandDelivery } from '../src/commands/command-delivery.ts';
 import { emptyFix } from '../src/ingest/decoded.ts';
-import { backends, startTestServer, type TestClient, type TestServer } from './harness.ts';
+import { buildFrame } from '../src/ingest/gt06/framing.ts';
+import { location22, login, status13 } from '../src/ingest/gt06/gt06-vectors.ts';
+import { CODEC_12, CODEC_8 } from '../src/ingest/teltonika/constants.ts';
+import { avlData, avlRecord, imeiHandshake, tcpPacket } from '../src/ingest/teltonika/teltonika-packets.ts';
+import { ByteClient } from './byte-client.ts';
+import { backends, freePort, startTestServer, type TestClient, type TestServer } from './harness.ts';
 import { create, makeUser, setServer } from './visibility-fixtures.ts';
 import { osmand } from './ingest-helpers.ts';
+import { eventually } from './device-listener-helpers.ts';
 
 let seq = 0;
 const uid = (name: string) => `${name}-${process.pid}-${++seq}`;
@@ -261,6 +268,32 @@ describe.each(backends)('command lifecycle (%s)', (backend) => {
     }
   });
 
+  it('live path: a device answering before the send is stored (same millisecond, or sooner than the row) is acknowledged', async () => {
+    const d = await device('Quick reply');
+    await report(d.uniqueId);
+    const pipeline = server.rastro.ctx.processing!.pipeline;
+    const unregister = delivery().registerLiveSender({
+      send: async (target, command) => {
+        if (target.id !== d.id) return false;
+        // The device answers while the send is still under way: its reply is stored first.
+        const fix = { ...emptyFix('gt06', Number(timestamp()) * 1000), latitude: -23.5, longitude: -46.6 };
+        fix.attributes = { result: `${command.type} OK` };
+        expect((await pipeline.submit({ uniqueId: d.uniqueId, fix })).kind).toBe('stored');
+        return true;
+      },
+    });
+    try {
+      const sent = await admin.post<{ commandLog: CommandLogEntry }>('/api/commands/send', { deviceId: d.id, type: 'getVersion' });
+      expect(sent.status).toBe(200);
+      await delivery().lifecycle.settled();
+      const [entry] = await logOf(d.id);
+      expect(entry).toMatchObject({ id: sent.json.commandLog.id, status: 'acknowledged', result: 'getVersion OK' });
+      expect(Date.parse(entry!.acknowledgedTime!)).toBeGreaterThanOrEqual(Date.parse(entry!.sentTime!));
+    } finally {
+      unregister();
+    }
+  });
+
   it('a taken command the listener could not write is put back (same entry, queued again) or failed as unsupported', async () => {
     const d = await device('Put back');
     await report(d.uniqueId);
@@ -384,6 +417,132 @@ describe('command timeouts across a restart (sqlite file)', () => {
       }
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+// Trackers on real TCP connections: the engine stop is written to the open connection (200)
+// and the unit answers the moment it reads it, so its reply may be stored before the send's own
+// row; the effect may also come before the reply. Either way the command ends confirmed with
+// the reply's text.
+describe.each(backends)('command lifecycle over TCP (%s)', (backend) => {
+  let server: TestServer;
+  let admin: TestClient;
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { RASTRO_GT06_PORT: String(await freePort()), RASTRO_TELTONIKA_PORT: String(await freePort()) });
+    admin = await server.admin();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  let imeis = 0;
+  const imei = () => `86${String(process.pid % 100_000).padStart(5, '0')}${String(++imeis).padStart(8, '0')}`;
+  const device = async (name: string) => {
+    const uniqueId = imei();
+    return { ...(await create<Device>(admin, '/api/devices', { name, uniqueId })), uniqueId };
+  };
+  const statusOf = async (deviceId: number) => (await admin.get<CommandLogEntry[]>(`/api/commands/log?deviceId=${deviceId}`)).json[0];
+  /** Waits until the device's newest command reaches `status` (replies and effects are stored after their flush). */
+  const reaches = async (deviceId: number, status: string) => {
+    expect(await eventually(async () => (await statusOf(deviceId))?.status, status)).toBe(status);
+    return (await statusOf(deviceId))!;
+  };
+  const latestAttributes = async (deviceId: number) => {
+    const row = await server.rastro.ctx.storage.db.selectFrom('devices').select('positionId').where('id', '=', deviceId).executeTakeFirstOrThrow();
+    const position = await server.rastro.ctx.storage.db.selectFrom('positions').select('attributes').where('id', '=', Number(row.positionId)).executeTakeFirstOrThrow();
+    return JSON.parse(position.attributes) as Record<string, unknown>;
+  };
+
+  /** The next GT06 frame the server wrote (78 78 <length> … 0D 0A). */
+  const gt06Frame = async (unit: ByteClient) => {
+    const head = await unit.read(3);
+    return Buffer.concat([head, await unit.read(head[2]! + 2)]);
+  };
+  const gt06Reply = (text: string, serial: number) => {
+    const body = Buffer.from(text);
+    return buildFrame(0x15, Buffer.concat([Buffer.from([4 + body.length, 0, 0, 0, 0]), body, Buffer.from([0, 2])]), serial);
+  };
+  const now = () => {
+    const d = new Date(Date.now() - 2_000);
+    return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()] as [number, number, number, number, number, number];
+  };
+
+  it('GT06: reply at once → acknowledged, status → confirmed; the lock survives location packets; effect before reply keeps the reply', async () => {
+    const d = await device('GT06 lock');
+    const unit = await ByteClient.connect(server.rastro.protocolPorts.gt06!.tcp);
+    let serial = 0;
+    const send = async (frame: Buffer) => {
+      unit.send(frame);
+      await gt06Frame(unit); // the server's ack: the packet is stored
+    };
+    try {
+      await send(login(d.uniqueId, ++serial));
+      await send(location22({ date: now(), latitude: -23.5, longitude: -46.6, kmh: 0 }, ++serial));
+      await send(status13(0x46, ++serial)); // not blocked
+
+      const stop = await admin.post<{ commandLog: CommandLogEntry }>('/api/commands/send', { deviceId: d.id, type: 'engineStop' });
+      expect(stop.status).toBe(200);
+      expect((await gt06Frame(unit)).subarray(9, -6).toString()).toBe('Relay,1#');
+      unit.send(gt06Reply('Relay,1 Success!', ++serial)); // at once, before anything else
+      await gt06Frame(unit);
+      expect(await reaches(d.id, 'acknowledged')).toMatchObject({ id: stop.json.commandLog.id, result: 'Relay,1 Success!' });
+      await send(status13(0xc6, ++serial)); // oil and electricity cut
+      expect(await reaches(d.id, 'confirmed')).toMatchObject({ id: stop.json.commandLog.id, result: 'Relay,1 Success!' });
+
+      // Location packets carry no lock state: the latest position keeps the status packet's.
+      await send(location22({ date: now(), latitude: -23.5001, longitude: -46.6, kmh: 0 }, ++serial));
+      expect(await latestAttributes(d.id)).toMatchObject({ blocked: true, sat: 9 });
+
+      // This time the unit reports the effect before its reply: confirmed, and the reply is kept.
+      const resume = await admin.post<{ commandLog: CommandLogEntry }>('/api/commands/send', { deviceId: d.id, type: 'engineResume' });
+      expect(resume.status).toBe(200);
+      expect((await gt06Frame(unit)).subarray(9, -6).toString()).toBe('Relay,0#');
+      await send(status13(0x46, ++serial));
+      await reaches(d.id, 'confirmed');
+      await send(gt06Reply('Relay,0 Success!', ++serial));
+      expect(await eventually(async () => (await statusOf(d.id))?.result, 'Relay,0 Success!')).toBe('Relay,0 Success!');
+      const resumed = (await statusOf(d.id))!;
+      expect(resumed).toMatchObject({ id: resume.json.commandLog.id, status: 'confirmed', result: 'Relay,0 Success!' });
+      expect(Date.parse(resumed.acknowledgedTime!)).toBeGreaterThanOrEqual(Date.parse(resumed.confirmedTime!));
+      expect(await latestAttributes(d.id)).toMatchObject({ blocked: false });
+    } finally {
+      await unit.close();
+    }
+  });
+
+  it('Teltonika: setdigout answered at once → acknowledged; the next record with DOUT1 on → confirmed', async () => {
+    const d = await device('Teltonika lock');
+    const unit = await ByteClient.connect(server.rastro.protocolPorts.teltonika!.tcp);
+    const record = (dout1: number) => tcpPacket(avlData(CODEC_8, [avlRecord(CODEC_8, {
+      time: Date.now() - 1_000, latitude: -23.55, longitude: -46.63, satellites: 10, speedKmh: 0, io: [[239, 1, 0], [179, 1, dout1]],
+    })]));
+    const answer = (text: string) => {
+      const body = Buffer.from(text, 'latin1');
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(body.length);
+      return tcpPacket(avlData(CODEC_12, [Buffer.concat([Buffer.from([0x06]), length, body])]));
+    };
+    try {
+      unit.send(imeiHandshake(d.uniqueId));
+      expect(await unit.readHex(1)).toBe('01');
+      unit.send(record(0));
+      expect(await unit.readHex(4)).toBe('00000001');
+
+      const stop = await admin.post<{ commandLog: CommandLogEntry }>('/api/commands/send', { deviceId: d.id, type: 'engineStop' });
+      expect(stop.status).toBe(200);
+      const head = await unit.read(8);
+      const packet = await unit.read(head.readUInt32BE(4) + 4);
+      expect(packet.subarray(7, -5).toString()).toBe('setdigout 1');
+      unit.send(answer('DOUT1:1 DOUT2:0 Timeout:INFINITY'));
+      expect(await reaches(d.id, 'acknowledged')).toMatchObject({ id: stop.json.commandLog.id, result: 'DOUT1:1 DOUT2:0 Timeout:INFINITY' });
+      unit.send(record(1));
+      expect(await unit.readHex(4)).toBe('00000001');
+      expect(await reaches(d.id, 'confirmed')).toMatchObject({ id: stop.json.commandLog.id });
+      expect(await latestAttributes(d.id)).toMatchObject({ out1: true, blocked: true });
+    } finally {
+      await unit.close();
     }
   });
 });

@@ -87,10 +87,9 @@ describe.each(backends)('device simulator (%s)', (backend) => {
     const log = async () => (await admin.get<CommandLogEntry[]>(`/api/commands/log?deviceId=${device.id}`)).json[0]!;
     await until(async () => ['acknowledged', 'confirmed'].includes((await log()).status), 'the reply');
     expect((await log()).result).toMatch(/\S/);
-    // Teltonika reports the relay as digital output 1; the others as the engine cut itself.
-    const key = protocol === 'teltonika' ? 'out1' : 'blocked';
-    await until(async () => (await history(device.id)).some((p) => p.attributes[key] === true), `a position with ${key}`);
-    if (protocol !== 'teltonika') await until(async () => (await log()).status === 'confirmed', 'the confirmation');
+    // Every protocol reports the cut as `blocked` (Teltonika: digital output 1, which setdigout switches).
+    await until(async () => (await history(device.id)).some((p) => p.attributes.blocked === true), 'a position with blocked');
+    await until(async () => (await log()).status === 'confirmed', 'the confirmation');
   });
 
   it('Teltonika and H02 trackers report over UDP', async () => {

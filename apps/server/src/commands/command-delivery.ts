@@ -70,6 +70,17 @@ function queuedCommand(row: QueuedCommandRow): { type: string; attributes: Recor
   return { type: row.type, attributes: parseAttributes(row.attributes, 'queuedCommand.attributes', Number(row.id)) };
 }
 
+/**
+ * When a command handed to the device now counts as sent: taken before its bytes are written
+ * (a reply may come back at once, and replies count for commands sent at or before they were
+ * received), yet after the device's last message was received, so a reply carried by the very
+ * message that let the command go (older than it) never answers it.
+ */
+export function sendTime(ctx: AppContext, deviceId: number, now = Date.now()): number {
+  const lastMessage = ctx.processing?.devices.byId(deviceId)?.lastUpdate;
+  return lastMessage === now ? now + 1 : now;
+}
+
 /** What is left in a device's queue after a take. */
 type Remaining = 'none' | 'held' | 'more';
 
@@ -176,7 +187,7 @@ export class CommandQueue {
    * say why). Safe with several instances: a command taken by another instance in the meantime
    * is skipped.
    */
-  async take(deviceId: number, positionId: number | null, now = Date.now()): Promise<QueuedCommandRow | null> {
+  async take(deviceId: number, positionId: number | null, now = sendTime(this.ctx, deviceId)): Promise<QueuedCommandRow | null> {
     const waiting = this.pending.has(deviceId);
     if (!waiting && !this.held.has(deviceId)) return null;
     // Decided before any await, from the same memory as hasQueued (see there).
@@ -347,15 +358,27 @@ export class CommandDelivery {
       if (noQueue) return { kind: 'held' };
       return { kind: 'queued', ...(await this.queue.enqueue(command, origin, 'speed', now)) };
     }
-    for (const sender of this.senders) {
-      if (await sender.send(device, command)) {
-        const log = await new CommandLogRepo(this.ctx.storage.db).insertSent(logged(command, origin), Date.now());
-        this.lifecycle.noteSent(device.id);
-        return { kind: 'sent', log };
-      }
-    }
+    const live = this.sendLive(device, command, origin);
+    this.lifecycle.sending(device.id, live);
+    const log = await live;
+    if (log) return { kind: 'sent', log };
     if (noQueue) return null;
     return { kind: 'queued', ...(await this.queue.enqueue(command, origin, this.waitReason(device), now)) };
+  }
+
+  /**
+   * Writes the command through the first sender holding the device, then stores its row "sent",
+   * stamped before the write; null when no sender holds it. The device may reply before the row
+   * is stored: the lifecycle holds the device's replies until this settles.
+   */
+  private async sendLive(device: DeviceRow, command: OutgoingCommand, origin: CommandOrigin): Promise<CommandLogRow | null> {
+    for (const sender of this.senders) {
+      const sentAt = sendTime(this.ctx, device.id);
+      if (await sender.send(device, command)) {
+        return new CommandLogRepo(this.ctx.storage.db).insertSent(logged(command, origin), sentAt);
+      }
+    }
+    return null;
   }
 
   /** Why a command the senders could not write waits: the device is offline, or only takes commands with its next message. */

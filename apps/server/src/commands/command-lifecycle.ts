@@ -1,6 +1,7 @@
 // What happens to a command after it was sent (the queue and live delivery mark "sent"):
 // - acknowledged: the device's next `commandResult` (its reply, a position attribute `result`)
-//   after the command was sent answers the oldest command still waiting for one;
+//   after the command was sent answers the oldest command still waiting for one (one a
+//   position confirmed before its reply came still waits for it: the reply is stored on it);
 // - confirmed: a later latest position shows the effect (`blocked` true after an engine stop,
 //   false after an engine resume), within the timeout after the reply;
 // - failed: no reply within RASTRO_COMMAND_TIMEOUT of sending.
@@ -20,7 +21,7 @@ import { CommandLogRepo } from './command-log-repo.ts';
 /** A reply or an effect seen on a stored position. */
 interface Observation {
   deviceId: number;
-  /** The position's server time: only commands sent before it count. */
+  /** The position's server time: only commands sent at or before it count. */
   at: number;
   result?: string;
   blocked?: boolean;
@@ -45,6 +46,11 @@ export class CommandLifecycle {
   /** Runs of the job, one after the other. */
   private sweeping: Promise<void> = Promise.resolve();
   private pendingSweeps = 0;
+  /**
+   * Live sends under way, per device: their row is stored once the bytes are written, and a
+   * device answering at once must not find it missing. The device's observations wait for them.
+   */
+  private readonly liveSends = new Map<number, Promise<void>>();
 
   constructor(private readonly ctx: AppContext) {
     this.log = new CommandLogRepo(ctx.storage.db);
@@ -80,6 +86,21 @@ export class CommandLifecycle {
     this.markedDuringRefresh?.add(deviceId);
   }
 
+  /**
+   * A live send to the device is under way until `done` settles (see `liveSends`). Its positions
+   * are watched from now on: one showing the effect may come before the row is stored.
+   */
+  sending(deviceId: number, done: Promise<unknown>): void {
+    this.noteSent(deviceId);
+    const own = done.then(() => undefined, () => undefined);
+    const prior = this.liveSends.get(deviceId);
+    const all = prior ? Promise.all([prior, own]).then(() => undefined) : own;
+    this.liveSends.set(deviceId, all);
+    void all.then(() => {
+      if (this.liveSends.get(deviceId) === all) this.liveSends.delete(deviceId);
+    });
+  }
+
   isAwaiting(deviceId: number): boolean {
     return this.awaiting.has(deviceId);
   }
@@ -113,8 +134,10 @@ export class CommandLifecycle {
 
   private async apply(observations: Observation[]): Promise<void> {
     for (const o of observations) {
+      const send = this.liveSends.get(o.deviceId);
+      if (send) await send;
       // The reply first: a report carrying both the reply and the effect acknowledges, then confirms.
-      if (o.result !== undefined) await this.log.acknowledge(o.deviceId, o.result, o.at);
+      if (o.result !== undefined) await this.log.acknowledge(o.deviceId, o.result, o.at, this.timeoutMs);
       if (o.blocked !== undefined) await this.log.confirm(o.deviceId, o.blocked, o.at, this.timeoutMs);
     }
   }

@@ -44,11 +44,14 @@ export class CommandLogRepo {
       .executeTakeFirstOrThrow();
   }
 
-  /** A command written to the device at once (a live connection took it). */
-  insertSent(command: LoggedCommand, now: number): Promise<CommandLogRow> {
+  /**
+   * A command written to the device at once (a live connection took it). `sentAt` is when it
+   * was about to be written: the device may answer before this row is stored.
+   */
+  insertSent(command: LoggedCommand, sentAt: number): Promise<CommandLogRow> {
     return this.db
       .insertInto('commandLog')
-      .values({ ...this.values(command, now), status: 'sent', sentTime: now })
+      .values({ ...this.values(command, sentAt), status: 'sent', sentTime: sentAt })
       .returningAll()
       .executeTakeFirstOrThrow();
   }
@@ -62,7 +65,7 @@ export class CommandLogRepo {
     return this.db.selectFrom('commandLog').selectAll().where('deviceId', '=', deviceId).orderBy('id', 'desc').limit(limit).execute();
   }
 
-  /** The queue handed the command of `queueId` to its device. */
+  /** The queue handed the command of `queueId` to its device (`now`: before it is written). */
   async markSent(queueId: number, now: number): Promise<void> {
     await this.db
       .updateTable('commandLog')
@@ -117,29 +120,46 @@ export class CommandLogRepo {
   }
 
   /**
-   * The device replied (`result`, received at `at`): the oldest command sent to it before then
-   * and still waiting for a reply is acknowledged with that text. Undefined when none waits.
+   * The device replied (`result`, received at `at`): the oldest command sent to it at or before
+   * then and still waiting for a reply is acknowledged with that text. A position showing the
+   * effect may have come first and confirmed an engine stop/resume before its reply: that
+   * command still waits for its reply (while the reply could come, `windowMs` after sending),
+   * which is stored on it and it stays confirmed. Undefined when none waits.
    */
-  async acknowledge(deviceId: number, result: string, at: number): Promise<CommandLogRow | undefined> {
+  async acknowledge(deviceId: number, result: string, at: number, windowMs: number): Promise<CommandLogRow | undefined> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const oldest = await this.db
         .selectFrom('commandLog')
-        .select('id')
+        .select(['id', 'status'])
         .where('deviceId', '=', deviceId)
-        .where('status', '=', 'sent')
-        .where('sentTime', '<', at)
+        // `<=`: a reply within the same millisecond as the send is the device's answer to it
+        // (the send is stamped before the bytes are written, see CommandDelivery).
+        .where('sentTime', '<=', at)
+        .where((eb) => eb.or([
+          eb('status', '=', 'sent'),
+          eb.and([eb('status', '=', 'confirmed'), eb('acknowledgedTime', 'is', null), eb('sentTime', '>', at - windowMs)]),
+        ]))
         .orderBy('sentTime')
         .orderBy('id')
         .limit(1)
         .executeTakeFirst();
       if (!oldest) return undefined;
-      const row = await this.db
-        .updateTable('commandLog')
-        .set({ status: 'acknowledged', acknowledgedTime: at, result })
-        .where('id', '=', oldest.id)
-        .where('status', '=', 'sent')
-        .returningAll()
-        .executeTakeFirst();
+      const row = oldest.status === 'sent'
+        ? await this.db
+          .updateTable('commandLog')
+          .set({ status: 'acknowledged', acknowledgedTime: at, result })
+          .where('id', '=', oldest.id)
+          .where('status', '=', 'sent')
+          .returningAll()
+          .executeTakeFirst()
+        : await this.db
+          .updateTable('commandLog')
+          .set({ acknowledgedTime: at, result })
+          .where('id', '=', oldest.id)
+          .where('status', '=', 'confirmed')
+          .where('acknowledgedTime', 'is', null)
+          .returningAll()
+          .executeTakeFirst();
       if (row) return row;
       // Another instance (or the timeout job) moved it meanwhile: look again.
     }
@@ -148,7 +168,7 @@ export class CommandLogRepo {
 
   /**
    * A position received at `at` shows `blocked`: the engine stops (blocked true) or resumes
-   * (false) sent before it and still sent, or acknowledged less than `windowMs` ago, are confirmed.
+   * (false) sent at or before then and still sent, or acknowledged less than `windowMs` ago, are confirmed.
    */
   async confirm(deviceId: number, blocked: boolean, at: number, windowMs: number): Promise<number> {
     const result = await this.db
@@ -156,7 +176,7 @@ export class CommandLogRepo {
       .set({ status: 'confirmed', reason: null, confirmedTime: at })
       .where('deviceId', '=', deviceId)
       .where('expectBlocked', '=', blocked ? 1 : 0)
-      .where('sentTime', '<', at)
+      .where('sentTime', '<=', at)
       .where((eb) => eb.or([
         eb('status', '=', 'sent'),
         eb.and([eb('status', '=', 'acknowledged'), eb('reason', 'is', null), eb('acknowledgedTime', '>=', at - windowMs)]),

@@ -28,6 +28,14 @@ export const CONFIG_KEY_DEFAULTS = {
    * stores the fix but never shows it as the latest. Also a device/group attribute.
    */
   'filter.future': 600,
+  /**
+   * Attributes a position lacks that are copied from the device's previous position (comma or
+   * space separated; Traccar's `processing.copyAttributes`, whose handler Traccar also needs
+   * `processing.copyAttributes.enable` for). GT06 units report the engine cut (`blocked`) only
+   * in status packets, never in location packets: without the copy the latest position would
+   * lose it. Also a device/group attribute; `none` copies nothing.
+   */
+  'processing.copyAttributes': 'blocked',
   'report.trip.newLogic': true,
   'report.trip.minDistance': 200,
   'report.trip.minDuration': 180,
@@ -60,7 +68,8 @@ export function parseConfigKeys(env: Record<string, string | undefined>): { valu
     const name = envName(key);
     const raw = env[name]?.trim();
     if (raw === undefined || raw === '') continue;
-    if (typeof fallback === 'boolean') {
+    if (typeof fallback === 'string') values[key] = raw;
+    else if (typeof fallback === 'boolean') {
       const v = raw.toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(v)) values[key] = true;
       else if (['0', 'false', 'no', 'off'].includes(v)) values[key] = false;

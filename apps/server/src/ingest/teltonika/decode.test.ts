@@ -68,7 +68,7 @@ describe('Teltonika: reference vectors (traccar-reference.md A.10)', () => {
     expect(round5(fix.latitude)).toBe(25.06804);
     expect(round5(fix.longitude)).toBe(55.14434);
     expect(new Date(fix.fixTime).toISOString().slice(0, 10)).toBe('2018-03-05');
-    expect(fix.attributes).toMatchObject({ in1: false, out1: false, out2: false, ignition: false, adc1: 0.032 });
+    expect(fix.attributes).toMatchObject({ in1: false, out1: false, blocked: false, out2: false, ignition: false, adc1: 0.032 });
   });
 
   it('#6 codec 8E: BLE tag data of the variable-length group (tag1Battery 3030)', () => {
@@ -171,11 +171,19 @@ describe('Teltonika: records built from the documented layout', () => {
     expect(fix.speed).toBeCloseTo(53.99568, 5);
     expect(fix.attributes).toEqual({
       priority: 1, sat: 12, event: 239,
-      ignition: true, motion: true, in1: true, out1: true, out2: false, rssi: 4, dataMode: 1, batteryLevel: 87, sleepMode: 0,
+      ignition: true, motion: true, in1: true, out1: true, blocked: true, out2: false, rssi: 4, dataMode: 1, batteryLevel: 87, sleepMode: 0,
       power: 12.412, battery: 4.05, batteryCurrent: 0.12, adc1: 4.5, pdop: 1.2, hdop: 0.8, axisX: -12, temp1: -5.5,
       bleTemp1: 21.55, fuelUsed: 1.5, fuelConsumption: 8.5,
       odometer: 123_456_789, tripOdometer: 5_400, operator: 72_410, driverUniqueId: '014D3C2B1A00006B', io1148: 7,
     });
+  });
+
+  it('digital output 1 (179), which engineStop/engineResume switch, is the engine cut: `blocked`', () => {
+    const attributes = (dout1: number) => decode(packet8({ io: [[179, 1, dout1], [180, 1, 1]] }, CODEC_8)).fixes![0]!.attributes;
+    expect(attributes(1)).toMatchObject({ out1: true, blocked: true, out2: true });
+    expect(attributes(0)).toMatchObject({ out1: false, blocked: false, out2: true });
+    // Without DOUT1 in the record nothing is said about the cut.
+    expect(decode(packet8({ io: [[180, 1, 1]] }, CODEC_8)).fixes![0]!.attributes.blocked).toBeUndefined();
   });
 
   it('codec 16: 2-byte ids with 1-byte counts and a generation type', () => {

@@ -84,7 +84,11 @@ export const IO_ELEMENTS: ReadonlyMap<number, IoHandler> = new Map<number, IoHan
   [80, number('dataMode')], // Data Mode: 0 home on stop … 5 unknown on move
   [113, number('batteryLevel', 1, 'battery')], // Battery Level, %
   [175, ({ fix }, raw) => addAlarm(fix.attributes, unsigned(raw) > 0 ? 'geofenceEnter' : 'geofenceExit')], // Auto Geofence
-  [179, flag('out1')], // Digital Output 1
+  // Digital Output 1: also `blocked`, the engine cut, as engineStop/engineResume switch it
+  // (`setdigout 1`/`0`, commands.ts): a record after an engine stop confirms it.
+  [179, ({ fix }, raw) => {
+    fix.attributes.out1 = fix.attributes.blocked = unsigned(raw) > 0;
+  }],
   [180, flag('out2')],
   [181, number('pdop', 10, 'hdop')], // GNSS PDOP, 0.1
   [182, number('hdop', 10, 'hdop')], // GNSS HDOP, 0.1

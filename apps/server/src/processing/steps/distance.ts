@@ -1,10 +1,9 @@
 // `distance` (metres since the previous position) and the server odometer `totalDistance`.
 // A device-reported `distance` is kept. Out-of-order positions do not move the odometer:
-// they get distance 0 and the latest total, so the running total stays monotonic.
+// they get distance 0 and the latest total, so the running total stays monotonic. Full
+// precision, as Traccar: rounding every step made long totals drift from Traccar's.
 import { haversineMeters } from '../haversine.ts';
 import type { Step } from '../work.ts';
-
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
 export const distance: Step = {
   name: 'distance',
@@ -19,7 +18,7 @@ export const distance: Step = {
         ? reported
         : haversineMeters(prev.latitude, prev.longitude, p.latitude, p.longitude);
     }
-    p.attributes.distance = round2(meters);
-    p.attributes.totalDistance = round2(prevTotal + meters);
+    p.attributes.distance = meters;
+    p.attributes.totalDistance = prevTotal + meters;
   },
 };

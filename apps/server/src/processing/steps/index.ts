@@ -11,18 +11,20 @@ import { orderStep } from './order.ts';
 import { distance } from './distance.ts';
 import { motion } from './motion.ts';
 import { engineHours } from './engine-hours.ts';
+import { copyAttributesStep, copyList } from './copy-attributes.ts';
 
 /** The events engine's steps (events/engine.ts): geofenceIds first, then the event handlers. */
 export interface EventSteps {
   geofencesStep: Step;
   eventsStep: Step;
-  /** Per-device settings (decoder.timezone, filter.future); the built-in defaults without it. */
+  /** Per-device settings (decoder.timezone, filter.future, processing.copyAttributes); the built-in defaults without it. */
   lookup?: AttributeLookup;
 }
 
 export function defaultSteps(events?: EventSteps): Step[] {
   const settings = clockSettings(events?.lookup);
-  const steps = [deviceClockStep(settings), filterInvalid, fillOutdated, orderStep(settings), distance, motion, engineHours];
+  const copy = copyAttributesStep(copyList(events?.lookup));
+  const steps = [deviceClockStep(settings), filterInvalid, fillOutdated, orderStep(settings), distance, motion, copy, engineHours];
   if (events) steps.push(events.geofencesStep, events.eventsStep);
   return steps;
 }
