@@ -8,7 +8,9 @@ describe('units', () => {
     expect(kmToMiles(10)).toBeCloseTo(6.21371);
     expect(speedFromKnots(10, 'kn')).toBe(10);
     expect(knotsFromMps(1852 / 3600)).toBeCloseTo(1);
-    expect(knotsFromMps(10)).toBeCloseTo(19.4384, 3);
+    // Traccar's factor exactly (its trips' averageSpeed of 2665.45058227484 m in 1,800 s).
+    expect(knotsFromMps(10)).toBe(19.4384);
+    expect(knotsFromMps(2665.45058227484 / 1800)).toBe(2.878449699916181);
     expect(knotsFromKmh(1.852)).toBeCloseTo(1);
     expect(knotsFromKmh(100)).toBeCloseTo(53.9957, 3);
     expect(distanceFromMetres(1500, 'km')).toBe(1.5);

@@ -12,8 +12,13 @@ export type DistanceUnit = 'km' | 'mi';
 export const knotsToKmh = (knots: number): number => knots * KMH_PER_KNOT;
 export const knotsToMph = (knots: number): number => knots * MPH_PER_KNOT;
 export const kmToMiles = (km: number): number => km * MI_PER_KM;
-/** Metres per second → knots (reports' averageSpeed: distance / time). */
-export const knotsFromMps = (mps: number): number => (mps * 3.6) / KMH_PER_KNOT;
+/**
+ * Metres per second → knots (reports' averageSpeed: distance / time), with Traccar's factor
+ * (1.94384, five figures) rather than the exact 3.6 / 1.852: average speeds then equal
+ * Traccar's to the last digit, which is what a customer comparing both reports sees.
+ */
+export const KNOTS_PER_MPS = 1.94384;
+export const knotsFromMps = (mps: number): number => mps * KNOTS_PER_MPS;
 /** km/h → knots (trackers that report km/h: GT06, Teltonika, Suntech). */
 export const knotsFromKmh = (kmh: number): number => kmh / KMH_PER_KNOT;
 

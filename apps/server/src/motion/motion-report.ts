@@ -25,7 +25,7 @@
 // startHours/endHours) closed inside a period, per device, in order. Consecutive segments
 // share their boundary position, so a period's distance/fuel/engine hours are still best taken
 // from its first and last positions; segments give maxSpeed and per-trip figures.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database, MotionStateTable } from '../storage/schema.ts';
 import type { PositionRow } from '../positions/position-json.ts';
 import { parseAttributes } from '../http/json.ts';
@@ -320,14 +320,23 @@ export async function prepareFast(
   }
   if (candidates.length === 0) return out;
 
-  // First position of each device in the period: it must be where the live machine started.
+  // First position of each device in the period: it must be where the live machine started,
+  // and the replay must start in the same state (the live machine starts stopped; a replay in
+  // the state of the first position's `motion`).
   const ids = candidates.map((c) => c.job.id);
+  const first = (eb: ExpressionBuilder<Database & { d: Database['devices'] }, 'd'>) => eb.selectFrom('positions as p')
+    .whereRef('p.deviceId', '=', 'd.id').where('p.fixTime', '>=', from).where('p.fixTime', '<=', to).orderBy('p.fixTime').orderBy('p.id').limit(1);
   const firsts = await db.selectFrom('devices as d').where('d.id', 'in', ids)
-    .select((eb) => ['d.id as deviceId', eb.selectFrom('positions as p').select('p.id').whereRef('p.deviceId', '=', 'd.id')
-      .where('p.fixTime', '>=', from).where('p.fixTime', '<=', to).orderBy('p.fixTime').orderBy('p.id').limit(1).as('firstId')])
+    .select((eb) => ['d.id as deviceId', first(eb).select('p.id').as('firstId'), first(eb).select('p.attributes').as('firstAttributes')])
     .execute();
-  const firstOf = new Map(firsts.map((r) => [Number(r.deviceId), r.firstId === null ? null : Number(r.firstId)]));
-  const joined = candidates.filter((c) => firstOf.get(c.job.id) === c.s0.startPositionId);
+  const firstOf = new Map(firsts.map((r) => [
+    Number(r.deviceId),
+    r.firstId === null ? null : { id: Number(r.firstId), motion: parseAttributes(r.firstAttributes ?? '{}').motion === true },
+  ]));
+  const joined = candidates.filter((c) => {
+    const f = firstOf.get(c.job.id);
+    return f !== null && f !== undefined && f.id === c.s0.startPositionId && f.motion === (c.s0.kind === 'trip');
+  });
   if (joined.length === 0) return out;
 
   // The period's last position after each open segment's start, and the highest speed from that start.
