@@ -38,6 +38,12 @@ describe('command lifecycle texts', () => {
     ]);
     expect(commandSteps(entry({ status: 'sent', sentTime: T0 })).map((s) => s.step)).toEqual(['sent']);
     expect(commandSteps(entry({ status: 'failed', reason: 'cancelled', failedTime: T1 })).map((s) => s.step)).toEqual(['queued', 'failed']);
+    // The position showing the effect came before the reply: listed in the order they happened.
+    const replyLast = entry({ status: 'confirmed', sentTime: T1, confirmedTime: T2, acknowledgedTime: T3, result: 'OK' });
+    expect(commandSteps(replyLast).map((s) => s.step)).toEqual(['queued', 'sent', 'confirmed', 'acknowledged']);
+    // Same instant: the lifecycle's order.
+    const atOnce = entry({ status: 'confirmed', sentTime: T1, confirmedTime: T2, acknowledgedTime: T2 });
+    expect(commandSteps(atOnce).map((s) => s.step)).toEqual(['queued', 'sent', 'acknowledged', 'confirmed']);
   });
 
   it('the line under each status says why it waits, what it awaits, or why it failed', () => {

@@ -19,7 +19,11 @@ export interface Step {
   at: string;
 }
 
-/** The steps reached, in order, with their times (a command written at once was never queued). */
+/**
+ * The steps reached with their times, in the order they happened (a command written at once was
+ * never queued). A reply can come after the position that confirmed the effect: it is then listed
+ * after the confirmation; steps at the same instant keep the lifecycle's order.
+ */
 export function commandSteps(entry: CommandLogEntry): Step[] {
   const steps: Step[] = [];
   if (entry.sentTime === null || entry.sentTime !== entry.createdTime) steps.push({ step: 'queued', at: entry.createdTime });
@@ -27,7 +31,7 @@ export function commandSteps(entry: CommandLogEntry): Step[] {
   if (entry.acknowledgedTime) steps.push({ step: 'acknowledged', at: entry.acknowledgedTime });
   if (entry.confirmedTime) steps.push({ step: 'confirmed', at: entry.confirmedTime });
   if (entry.failedTime) steps.push({ step: 'failed', at: entry.failedTime });
-  return steps;
+  return steps.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
 /** i18n key (under device.commandLog) of the line saying why it waits, what it waits for, or why it failed. */
