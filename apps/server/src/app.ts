@@ -30,6 +30,10 @@ import { commandsRoutes } from './commands/commands-routes.ts';
 import { reportsRoutes } from './reports/reports-routes.ts';
 import { motionReportRoutes } from './motion/motion-report-routes.ts';
 import { eventsRoutes } from './events/events-routes.ts';
+import { statisticsRoutes } from './statistics/statistics-routes.ts';
+import { serverStatistics } from './statistics/server-statistics.ts';
+import { entityResourcesRoutes } from './resources/entity-routes.ts';
+import { notificationTypesRoutes } from './notifications/notification-types-routes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -88,6 +92,8 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
       } else throw error;
     }
     if (!req.user && !isPublic) return sendUnauthorized(req, reply);
+    // Traccar counts the requests of logged-in callers (GET /api/statistics).
+    if (req.user) serverStatistics(ctx).request(req.user.id);
   });
 
   app.options('/api/*', async (_req, reply) => reply.code(204).send());
@@ -131,6 +137,9 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   await reportsRoutes(app, ctx);
   await motionReportRoutes(app, ctx);
   await eventsRoutes(app, ctx);
+  await statisticsRoutes(app, ctx);
+  await entityResourcesRoutes(app, ctx);
+  await notificationTypesRoutes(app);
 
   await registerWebClient(app, ctx);
   return app;

@@ -34,6 +34,12 @@ export interface Config {
    * past that, device messages are refused (OsmAnd: 503 with Retry-After) until it catches up.
    */
   ingestBuffer: number;
+  /**
+   * Positions decoded from device connections and not yet committed and acknowledged, at most, over
+   * all connections (RASTRO_INGEST_IN_FLIGHT); at the cap connections stop being read until commits
+   * catch up, so a slow database slows the trackers down instead of filling memory.
+   */
+  ingestInFlight: number;
   /** Where the built web client lives; served at `/` when present. */
   webRoot: string | null;
   /** Base URL used in links sent by e-mail when the request does not name one. */
@@ -229,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     statusTimeout: int(env, 'RASTRO_STATUS_TIMEOUT', 600, 5, 86_400 * 30),
     ingestBuffer: int(env, 'RASTRO_INGEST_BUFFER', 50_000, 1, 10_000_000),
+    ingestInFlight: int(env, 'RASTRO_INGEST_IN_FLIGHT', 4_000, 1, 1_000_000),
     webRoot: env.RASTRO_WEB_ROOT?.trim() || null,
     publicUrl: url(env, 'RASTRO_PUBLIC_URL', ['http:', 'https:']),
     publicHosts: publicHosts(env),

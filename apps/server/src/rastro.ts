@@ -17,6 +17,7 @@ import { buildApp } from './app.ts';
 import { startServices } from './services.ts';
 import type { ListenerPorts } from './ingest/tcp/protocol-listeners.ts';
 import { createMailer } from './mail/mailer.ts';
+import { serverStatistics } from './statistics/server-statistics.ts';
 
 export interface StartOptions {
   /** PostgreSQL schema to use (tests isolate suites this way). */
@@ -57,7 +58,7 @@ export async function startRastro(config: Config, options: StartOptions = {}): P
     visibility: new Visibility(storage.db),
     changes: new Changes(),
     live: new LiveFeed(),
-    mailer: createMailer(config, log),
+    mailer: createMailer(config, log, () => serverStatistics(ctx).mailSent()),
     restart: null,
     onClose: [],
   };

@@ -7,6 +7,7 @@ import { startBus } from './realtime/bus.ts';
 import { startDemo } from './demo/demo.ts';
 import { commandDelivery } from './commands/command-delivery.ts';
 import { startProtocolListeners, type ListenerPorts } from './ingest/tcp/protocol-listeners.ts';
+import { serverStatistics } from './statistics/server-statistics.ts';
 
 export interface Services {
   osmandPort: number;
@@ -20,7 +21,13 @@ export async function startServices(ctx: AppContext, _options: { httpPort: numbe
   // The bus first (closed last): everything below publishes live batches and changes.
   const bus = await startBus(ctx);
   ctx.onClose.push(() => bus.close());
+  // Statistics are stored on shutdown after processing has drained (hooks run last first), so
+  // the positions of its final flushes are counted too.
+  const statistics = serverStatistics(ctx);
+  statistics.start();
+  ctx.onClose.push(() => statistics.stop());
   const processing = await startProcessing(ctx);
+  processing.writer.onFlushed((batch) => statistics.stored(batch));
   ctx.processing = processing;
   // Queued commands: which devices have some is known before the first message arrives.
   const commands = commandDelivery(ctx).queue;

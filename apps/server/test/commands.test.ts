@@ -127,6 +127,16 @@ describe.each(backends)('commands (%s)', (backend) => {
     expect(types).not.toContain('anchorEnable');
     const stranger = await makeUser(server, 'cmd-types-stranger@test');
     expect((await stranger.client.get(`/api/commands/types?deviceId=${reported.id}`)).status).toBe(400);
+    // A device that does not exist: 400 for an administrator too, as Traccar answers, on every
+    // command route that takes one.
+    for (const res of [
+      await admin.get('/api/commands/types?deviceId=987654'),
+      await admin.get('/api/commands/send?deviceId=987654'),
+      await admin.post('/api/commands/send', { deviceId: 987654, type: 'custom', attributes: { data: 'x' } }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.text).toMatch(/^Device not found - there is no device 987654/);
+    }
   });
 
   it('GET /api/commands/send: saved commands linked to the user and to the device or its groups, supported by its protocol', async () => {

@@ -51,6 +51,8 @@ describe('loadConfig', () => {
       mailFrom: 'Rastro <no-reply@rastro.local>',
       redisUrl: null,
       statusTimeout: 600,
+      ingestBuffer: 50_000,
+      ingestInFlight: 4_000,
       webRoot: null,
       publicUrl: null,
       socketKeepaliveMs: 55_000,
@@ -82,6 +84,7 @@ describe('loadConfig', () => {
         RASTRO_PUBLIC_URL: 'https://track.example.com',
         RASTRO_STATUS_TIMEOUT: '120',
         RASTRO_TRUST_PROXY: '10.0.0.5, 10.1.0.0/16',
+        RASTRO_INGEST_IN_FLIGHT: '2000',
       }),
     ).toMatchObject({
       host: '127.0.0.1',
@@ -98,6 +101,7 @@ describe('loadConfig', () => {
       publicUrl: 'https://track.example.com',
       statusTimeout: 120,
       trustProxy: '10.0.0.5,10.1.0.0/16',
+      ingestInFlight: 2_000,
     });
   });
 
@@ -122,6 +126,7 @@ describe('loadConfig', () => {
     ['RASTRO_SOCKET_KEEPALIVE_MS', '10'],
     ['RASTRO_DEMO_INTERVAL_MS', 'fast'],
     ['RASTRO_TRUST_PROXY', 'everyone'],
+    ['RASTRO_INGEST_IN_FLIGHT', '0'],
   ];
   it.each(bad)('refuses %s=%j and names the variable', (name, value) => {
     expect(refusal({ [name]: value })).toContain(name);

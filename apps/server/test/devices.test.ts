@@ -34,7 +34,9 @@ describe.each(backends)('devices (%s)', (backend) => {
     expect(d).toMatchObject({
       name: 'Truck 1', uniqueId: '111', phone: '+5511999', model: 'GT06', category: 'truck',
       // server-managed fields are ignored on input; a never-connected device is offline
-      status: 'offline', lastUpdate: null, positionId: null, groupId: null, disabled: false,
+      status: 'offline', lastUpdate: null, positionId: null, disabled: false,
+      // No group, no calendar: 0, as Traccar answers.
+      groupId: 0, calendarId: 0,
       attributes: { speedLimit: 50 },
     });
     expect(Object.keys(d)).not.toContain('motionState');
@@ -45,6 +47,19 @@ describe.each(backends)('devices (%s)', (backend) => {
     const one = await admin.get<Device>(`/api/devices/${d.id}`);
     expect(one.status).toBe(200);
     expect(one.json).toEqual(d);
+  });
+
+  it('takes groupId 0 or null as no group, and answers no group as 0', async () => {
+    const group = await create<{ id: number }>(admin, '/api/groups', { name: 'Zero group' });
+    const d = await create<Device>(admin, '/api/devices', { name: 'Grouped', uniqueId: 'zero-1', groupId: group.id, calendarId: 0 });
+    expect(d).toMatchObject({ groupId: group.id, calendarId: 0 });
+    const cleared = await admin.put<Device>(`/api/devices/${d.id}`, { ...d, groupId: 0 });
+    expect(cleared.json.groupId).toBe(0);
+    const stored = await server.rastro.ctx.storage.db.selectFrom('devices').select(['groupId', 'calendarId']).where('id', '=', d.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ groupId: null, calendarId: null });
+    await admin.put(`/api/devices/${d.id}`, { ...d, groupId: group.id });
+    expect((await admin.put<Device>(`/api/devices/${d.id}`, { ...d, groupId: null })).json.groupId).toBe(0);
+    expect((await admin.get<Device[]>(`/api/devices?id=${d.id}`)).json[0]).toMatchObject({ groupId: 0, calendarId: 0 });
   });
 
   it('requires name and uniqueId and refuses a duplicate uniqueId', async () => {
@@ -87,7 +102,7 @@ describe.each(backends)('devices (%s)', (backend) => {
     expect(missing.status).toBe(404);
   });
 
-  it('lists with Traccar parameters: all, userId, groupId, deviceId, id, uniqueId, keyword, paging', async () => {
+  it('lists with Traccar parameters: all, userId, deviceId, id, uniqueId, keyword, paging', async () => {
     const { row: user, client } = await makeUser(server, 'list-user@test');
     const group = await create<{ id: number }>(admin, '/api/groups', { name: 'List group' });
     const a = await create<Device>(admin, '/api/devices', { name: 'Lz Alpha', uniqueId: 'L-1', model: 'Teltonika FMB920' });
@@ -114,8 +129,11 @@ describe.each(backends)('devices (%s)', (backend) => {
     expect(idsOf((await admin.get<Device[]>(`/api/devices?userId=${user.id}`)).json)).toEqual([a.id]);
     expect(idsOf((await client.get<Device[]>(`/api/devices?userId=${user.id}`)).json)).toEqual([a.id]);
     expect((await client.get('/api/devices?userId=1')).status).toBe(400);
-    // groupId and deviceId (linked devices).
-    expect(idsOf((await client.get<Device[]>(`/api/devices?groupId=${group.id}`)).json)).toEqual([b.id]);
+    // groupId is no parameter of Traccar's device list: ignored, every device the caller sees, even
+    // for a group he does not see.
+    expect(idsOf((await client.get<Device[]>(`/api/devices?groupId=${group.id}`)).json)).toEqual(idsOf(mine.json));
+    expect(idsOf((await client.get<Device[]>('/api/devices?groupId=987654')).json)).toEqual(idsOf(mine.json));
+    // deviceId: linked devices.
     expect(idsOf((await admin.get<Device[]>(`/api/devices?deviceId=${a.id}`)).json)).toEqual([c.id]);
     // The user sees a but not c: linked devices are narrowed to what he sees.
     expect((await client.get<Device[]>(`/api/devices?deviceId=${a.id}`)).json).toEqual([]);
@@ -139,8 +157,8 @@ describe.each(backends)('devices (%s)', (backend) => {
     const lean = await admin.get<Device[]>(`/api/devices?id=${a.id}&excludeAttributes=true`);
     expect(lean.json[0]!.attributes).toEqual({});
     expect((await admin.get<Device[]>(`/api/devices?id=${a.id}`)).json[0]!.attributes).toEqual({ color: 'red' });
-    // Bad parameters are a 400, not a crash.
-    expect((await admin.get('/api/devices?limit=abc')).status).toBe(400);
+    // Bad parameters are refused, not a crash: text that is no number a 404 as in Traccar, a bad number a 400.
+    expect((await admin.get('/api/devices?limit=abc')).status).toBe(404);
     expect((await admin.get('/api/devices?id=-3')).status).toBe(400);
   });
 

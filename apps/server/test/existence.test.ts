@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, startTestServer, type TestClient, type TestResponse, type TestServer } from './harness.ts';
 import { addPosition, create, link, makeUser } from './visibility-fixtures.ts';
 
-type Kind = 'device' | 'group' | 'user' | 'geofence' | 'command' | 'commandLog' | 'position' | 'event';
+type Kind = 'device' | 'group' | 'user' | 'geofence' | 'command' | 'commandLog' | 'position' | 'event' | EntityKind;
+/** The entity resources (resources/resource-routes.ts). */
+type EntityKind = 'calendar' | 'driver' | 'maintenance' | 'computedAttribute' | 'notification';
 
 /** What a caller owns: the "mine" side of routes that take two ids. */
 interface Own {
@@ -33,6 +35,16 @@ let serial = 0;
 const fresh = () => `ex-${++serial}`;
 
 const REPORTS = ['route', 'summary', 'events', 'trips', 'stops'];
+
+const ICS = Buffer.from('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20240101T080000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n').toString('base64');
+/** Each entity resource: its path, a valid body, the key its links use, and the owners it links to besides users. */
+const ENTITIES: Record<EntityKind, { path: string; body: () => Record<string, unknown>; key: string; owners: Array<'device' | 'group'> }> = {
+  calendar: { path: '/api/calendars', body: () => ({ name: 'C', data: ICS }), key: 'calendarId', owners: [] },
+  driver: { path: '/api/drivers', body: () => ({ name: 'D', uniqueId: fresh() }), key: 'driverId', owners: ['device', 'group'] },
+  maintenance: { path: '/api/maintenance', body: () => ({ name: 'M', type: 'hours', period: 1 }), key: 'maintenanceId', owners: ['device', 'group'] },
+  computedAttribute: { path: '/api/attributes/computed', body: () => ({ description: 'A', attribute: 'a', expression: 'x', type: 'string' }), key: 'attributeId', owners: ['device', 'group'] },
+  notification: { path: '/api/notifications', body: () => ({ type: 'alarm' }), key: 'notificationId', owners: ['device', 'group'] },
+};
 
 const ROWS: Row[] = [
   // devices-routes.ts
@@ -83,6 +95,17 @@ const ROWS: Row[] = [
   { route: 'POST /api/commands/send {deviceId}', kind: 'device', call: (c, _o, id) => c.post('/api/commands/send', { deviceId: id, type: 'custom', attributes: { data: 'x' } }) },
   { route: 'POST /api/commands/send {id}', kind: 'command', call: (c, o, id) => c.post('/api/commands/send', { id, deviceId: o.device }) },
   { route: 'POST /api/commands/send?groupId=', kind: 'group', call: (c, _o, id) => c.post(`/api/commands/send?groupId=${id}`, { type: 'custom', attributes: { data: 'x' } }) },
+  // The entity resources (resources/resource-routes.ts and the definitions it serves)
+  ...(Object.entries(ENTITIES) as Array<[EntityKind, (typeof ENTITIES)[EntityKind]]>).flatMap(([kind, e]): Row[] => [
+    { route: `GET ${e.path}/:id`, kind, call: (c, _o, id) => c.get(`${e.path}/${id}`) },
+    { route: `PUT ${e.path}/:id`, kind, call: (c, _o, id) => c.put(`${e.path}/${id}`, { id, ...e.body() }) },
+    { route: `DELETE ${e.path}/:id`, kind, call: (c, _o, id) => c.delete(`${e.path}/${id}`) },
+    { route: `GET ${e.path}?userId=`, kind: 'user', call: (c, _o, id) => c.get(`${e.path}?userId=${id}`) },
+    { route: `GET ${e.path}?groupId=`, kind: 'group', call: (c, _o, id) => c.get(`${e.path}?groupId=${id}`) },
+    { route: `GET ${e.path}?deviceId=`, kind: 'device', call: (c, _o, id) => c.get(`${e.path}?deviceId=${id}`) },
+  ]),
+  { route: 'POST /api/notifications {calendarId}', kind: 'calendar', call: (c, _o, id) => c.post('/api/notifications', { type: 'alarm', calendarId: id }) },
+  { route: 'POST /api/notifications {commandId}', kind: 'command', call: (c, _o, id) => c.post('/api/notifications', { type: 'alarm', notificators: 'command', commandId: id }) },
   // command-log-routes.ts
   { route: 'GET /api/commands/log?deviceId=', kind: 'device', call: (c, _o, id) => c.get(`/api/commands/log?deviceId=${id}`) },
   { route: 'DELETE /api/commands/log/:id', kind: 'commandLog', call: (c, _o, id) => c.delete(`/api/commands/log/${id}`) },
@@ -92,7 +115,10 @@ const ROWS: Row[] = [
   { route: 'GET /api/positions?id=', kind: 'position', call: (c, _o, id) => c.get(`/api/positions?id=${id}`) },
   // events-routes.ts
   { route: 'GET /api/events/:id', kind: 'event', call: (c, _o, id) => c.get(`/api/events/${id}`) },
-  // reports (reports-routes.ts, motion-report-routes.ts through report-endpoint.ts)
+  // reports (reports-routes.ts, motion-report-routes.ts through report-endpoint.ts); the
+  // combined report is JSON only (no /mail, no /xlsx)
+  { route: 'GET /api/reports/combined?deviceId=', kind: 'device', call: (c, _o, id) => c.get(`/api/reports/combined?deviceId=${id}&${period}`) },
+  { route: 'GET /api/reports/combined?groupId=', kind: 'group', call: (c, _o, id) => c.get(`/api/reports/combined?groupId=${id}&${period}`) },
   ...REPORTS.flatMap((name): Row[] => [
     { route: `GET /api/reports/${name}?deviceId=`, kind: 'device', call: (c, _o, id) => c.get(`/api/reports/${name}?deviceId=${id}&${period}`) },
     { route: `GET /api/reports/${name}?groupId=`, kind: 'group', call: (c, _o, id) => c.get(`/api/reports/${name}?groupId=${id}&${period}`) },
@@ -111,6 +137,8 @@ const NO_ID = new Set([
   'POST /api/session/token/revoke', 'POST /api/session/password', 'POST /api/password/reset', 'POST /api/password/update',
   'GET /api/server', 'PUT /api/server', 'POST /api/server/restart', 'POST /api/server/reboot', 'GET /api/socket',
   'GET /api/positions', 'POST /api/users', 'POST /api/commands',
+  'POST /api/calendars', 'POST /api/drivers', 'POST /api/maintenance', 'POST /api/attributes/computed', 'GET /api/notifications/types',
+  'GET /api/server/timezones', 'GET /api/statistics',
 ]);
 
 // permissions-routes.ts: every link kind, the foreign id on one side and the caller's own
@@ -127,6 +155,10 @@ const LINKS: Array<{ keys: [string, string]; kind: Kind; own: (o: Own) => number
   { keys: ['userId', 'commandId'], kind: 'command', own: (o) => o.id, foreignFirst: false },
   { keys: ['deviceId', 'commandId'], kind: 'command', own: (o) => o.device, foreignFirst: false },
   { keys: ['groupId', 'commandId'], kind: 'command', own: (o) => o.group, foreignFirst: false },
+  ...(Object.entries(ENTITIES) as Array<[EntityKind, (typeof ENTITIES)[EntityKind]]>).flatMap(([kind, e]) => [
+    { keys: ['userId', e.key] as [string, string], kind, own: (o: Own) => o.id, foreignFirst: false },
+    ...e.owners.map((owner) => ({ keys: [`${owner}Id`, e.key] as [string, string], kind, own: (o: Own) => o[owner], foreignFirst: false })),
+  ]),
 ];
 for (const l of LINKS) {
   const body = (o: Own, id: number) => {
@@ -196,6 +228,9 @@ describe.each(backends)('existence is not leaked (%s)', (backend) => {
     foreign.device = (await create<{ id: number }>(admin, '/api/devices', { name: 'Theirs', uniqueId: 'ex-theirs', groupId: group.id })).id;
     foreign.geofence = (await create<{ id: number }>(admin, '/api/geofences', { name: 'Theirs', area })).id;
     foreign.command = (await create<{ id: number }>(admin, '/api/commands', { type: 'custom', attributes: { data: 'x' } })).id;
+    for (const [kind, e] of Object.entries(ENTITIES) as Array<[EntityKind, (typeof ENTITIES)[EntityKind]]>) {
+      foreign[kind] = (await create<{ id: number }>(admin, e.path, e.body())).id;
+    }
     // A command waiting for their device (its lifecycle entry is what the cancel route takes).
     const queued = await admin.post<{ commandLog: { id: number } }>('/api/commands/send', { deviceId: foreign.device, type: 'custom', attributes: { data: 'x' } });
     foreign.commandLog = queued.json.commandLog.id;

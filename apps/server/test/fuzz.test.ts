@@ -17,6 +17,11 @@ import { GROUP_WRITABLE_FIELDS } from '@rastro/domain/schemas/group';
 import { GEOFENCE_WRITABLE_FIELDS } from '@rastro/domain/schemas/geofence';
 import { COMMAND_WRITABLE_FIELDS } from '@rastro/domain/schemas/command';
 import { SERVER_WRITABLE_FIELDS } from '@rastro/domain/schemas/server';
+import { CALENDAR_WRITABLE_FIELDS } from '@rastro/domain/schemas/calendar';
+import { DRIVER_WRITABLE_FIELDS } from '@rastro/domain/schemas/driver';
+import { MAINTENANCE_WRITABLE_FIELDS } from '@rastro/domain/schemas/maintenance';
+import { COMPUTED_ATTRIBUTE_WRITABLE_FIELDS } from '@rastro/domain/schemas/computed-attribute';
+import { NOTIFICATION_WRITABLE_FIELDS } from '@rastro/domain/schemas/notification';
 import type { Selectable } from 'kysely';
 import type { ServerTable, UserTable } from '../src/storage/schema.ts';
 import { backends, startTestServer, type TestServer } from './harness.ts';
@@ -48,7 +53,11 @@ interface Fixtures {
   command: number;
   victim: number;
   self: Record<Role, number>;
+  /** The entity resources' objects, linked to the user. */
+  entities: Record<EntityKey, number>;
 }
+
+type EntityKey = 'calendar' | 'driver' | 'maintenance' | 'attribute' | 'notification';
 
 // ---- hostile values ---------------------------------------------------------------------
 
@@ -261,6 +270,27 @@ const deviceBase = () => ({ name: 'Fuzz', uniqueId: unique('fz') });
 const geofenceBase = () => ({ name: 'Zone', area: 'CIRCLE (-23.5 -46.6, 100)' });
 const commandBase = () => ({ type: 'custom', attributes: { data: 'x' } });
 const userBase = () => ({ name: 'Fuzz user', email: `${unique('fz')}@test`, password: 'fuzz-pass' });
+const calendarBase = () => ({ name: 'Hours', data: Buffer.from('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20240101T080000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n').toString('base64') });
+const ENTITY_BASES: Record<EntityKey, { path: string; base: () => Record<string, unknown>; fields: readonly string[] }> = {
+  calendar: { path: '/api/calendars', base: calendarBase, fields: CALENDAR_WRITABLE_FIELDS },
+  driver: { path: '/api/drivers', base: () => ({ name: 'Driver', uniqueId: unique('drv') }), fields: DRIVER_WRITABLE_FIELDS },
+  maintenance: { path: '/api/maintenance', base: () => ({ name: 'Oil', type: 'totalDistance', start: 0, period: 10000 }), fields: MAINTENANCE_WRITABLE_FIELDS },
+  attribute: { path: '/api/attributes/computed', base: () => ({ description: 'Fuel', attribute: 'fuel', expression: 'adc1', type: 'number' }), fields: COMPUTED_ATTRIBUTE_WRITABLE_FIELDS },
+  notification: { path: '/api/notifications', base: () => ({ type: 'alarm', notificators: 'web', attributes: { alarms: 'sos' } }), fields: NOTIFICATION_WRITABLE_FIELDS },
+};
+
+/** The five routes every entity resource has (resources/resource-routes.ts). */
+function entityTargets(key: EntityKey): Target[] {
+  const { path, base, fields } = ENTITY_BASES[key];
+  return [
+    get(path, fixed(path), LIST_KEYS),
+    get(`${path}/:id`, idPath(path, (f) => f.entities[key]), LIST_KEYS),
+    write('POST', path, fixed(path), () => jsonBody(base, fields), { reads: () => [path] }),
+    write('PUT', `${path}/:id`, idPath(path, (f) => f.entities[key]), () => jsonBody(base, fields), { reads: (f) => [path, `${path}/${f.entities[key]}`] }),
+    remove(path),
+  ];
+}
+
 const linkBody = (f: Fixtures) =>
   fc.oneof(
     fc.constantFrom(
@@ -334,11 +364,17 @@ const TARGETS: Target[] = [
   write('POST', '/api/permissions/bulk', fixed('/api/permissions/bulk'), bulkBody, { reads: () => ['/api/devices', '/api/groups'], restore: true }),
   write('DELETE', '/api/permissions/bulk', fixed('/api/permissions/bulk'), bulkBody, { reads: () => ['/api/devices', '/api/groups'], restore: true }),
 
+  ...(['calendar', 'driver', 'maintenance', 'attribute', 'notification'] as const).flatMap(entityTargets),
+  get('/api/notifications/types', fixed('/api/notifications/types'), LIST_KEYS),
+
   get('/api/positions', fixed('/api/positions'), ['id', 'deviceId', 'from', 'to'], reportValues, reportBase),
   get('/api/events/:id', idPath('/api/events', () => 1), LIST_KEYS),
   ...['route', 'summary', 'stops', 'events', 'trips'].flatMap((kind) =>
     ['', '/xlsx', '/mail'].map((variant) => get(`/api/reports/${kind}${variant}`, fixed(`/api/reports/${kind}${variant}`), REPORT_KEYS, reportValues, reportBase)),
   ),
+  get('/api/reports/combined', fixed('/api/reports/combined'), REPORT_KEYS, reportValues, reportBase),
+  get('/api/server/timezones', fixed('/api/server/timezones'), LIST_KEYS),
+  get('/api/statistics', fixed('/api/statistics'), ['from', 'to'], reportValues, reportBase),
   get('/tarkan/weather', fixed('/tarkan/weather'), LIST_KEYS),
 
   get('/api/session', fixed('/api/session'), ['token']),
@@ -391,7 +427,13 @@ describe.each(backends)('fuzzing the API (%s)', (backend) => {
     const group = await create<{ id: number }>(user.client, '/api/groups', { name: 'Fuzz group' });
     const geofence = await create<{ id: number }>(user.client, '/api/geofences', { name: 'Fuzz zone', area: 'CIRCLE (1 2, 30)' });
     const command = await create<{ id: number }>(user.client, '/api/commands', { type: 'custom', attributes: { data: 'x' } });
-    fixtures = { device: device.id, group: group.id, geofence: geofence.id, command: command.id, victim: victim.row.id, self: { admin: 1, user: user.row.id } };
+    // Computed attributes are written by administrators only: the user reaches this one through a link.
+    const entities = {} as Record<EntityKey, number>;
+    for (const key of Object.keys(ENTITY_BASES) as EntityKey[]) {
+      entities[key] = (await create<{ id: number }>(key === 'attribute' ? admin : user.client, ENTITY_BASES[key].path, ENTITY_BASES[key].base())).id;
+    }
+    expect((await admin.post('/api/permissions', { userId: user.row.id, attributeId: entities.attribute })).status).toBe(204);
+    fixtures = { device: device.id, group: group.id, geofence: geofence.id, command: command.id, victim: victim.row.id, self: { admin: 1, user: user.row.id }, entities };
     const db = server.rastro.ctx.storage.db;
     snapshots.push(...(await db.selectFrom('users').selectAll().where('id', 'in', [1, user.row.id, victim.row.id]).execute()));
     serverSnapshot = await db.selectFrom('server').selectAll().executeTakeFirstOrThrow();

@@ -98,7 +98,7 @@ describe.each(backends)('groups (%s)', (backend) => {
     expect((await admin.delete(`/api/groups/${g.id}`)).status).toBe(204);
     expect(changes).toContainEqual({ kind: 'group', id: g.id });
     expect(changes).toContainEqual({ kind: 'device', id: d.id });
-    expect((await admin.get<Device>(`/api/devices/${d.id}`)).json.groupId).toBeNull();
+    expect((await admin.get<Device>(`/api/devices/${d.id}`)).json.groupId).toBe(0);
     expect((await admin.get<Group>(`/api/groups/${sub.id}`)).json.groupId).toBe(0);
     expect((await admin.get(`/api/groups/${g.id}`)).status).toBe(404);
   });

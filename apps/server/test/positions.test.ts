@@ -56,11 +56,9 @@ describe.each(backends)('positions (%s)', (backend) => {
     expect(Object.keys(p)).not.toContain('outdated');
     const all = await admin.get<Position[]>('/api/positions');
     expect(all.json.map((x) => x.deviceId).sort()).toEqual([mine.id, other.id].sort());
-    // Optional fields are left out when empty.
+    // Empty ones are null, never left out: Traccar always sends the three.
     const plain = all.json.find((x) => x.deviceId === other.id)!;
-    expect(Object.keys(plain)).not.toContain('address');
-    expect(Object.keys(plain)).not.toContain('network');
-    expect(Object.keys(plain)).not.toContain('geofenceIds');
+    expect(plain).toMatchObject({ address: null, network: null, geofenceIds: null });
   });
 
   it('with deviceId only answers that device\'s latest position (0 or 1 element)', async () => {
@@ -91,13 +89,18 @@ describe.each(backends)('positions (%s)', (backend) => {
       `deviceId=${mine.id}&from=${ok}`,
       `from=${ok}&to=${ok}`,
       `deviceId=${mine.id}&from=${encodeURIComponent(iso(T0 + 1))}&to=${ok}`,
-      `deviceId=abc`,
-      `id=x`,
+      `id=-1`,
     ];
     for (const query of bad) {
       const res = await user.client.get(`/api/positions?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.text.split('\n')[0], query).toMatch(/ - /);
+    }
+    // An id that is no number at all is a 404, as Traccar answers a parameter it cannot read.
+    for (const query of ['deviceId=abc', 'id=x', `deviceId=abc&from=${ok}&to=${ok}`]) {
+      const res = await user.client.get(`/api/positions?${query}`);
+      expect(res.status, query).toBe(404);
+      expect(res.text, query).toMatch(/^Invalid (deviceId|id) - "\w+" is not a whole number/);
     }
   });
 

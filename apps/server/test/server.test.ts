@@ -31,17 +31,36 @@ describe.each(backends)('/api/server (%s)', (backend) => {
   it('answers anonymous callers with the Server shape, version and newServer', async () => {
     const res = await server.client().get<Server>('/api/server');
     expect(res.status).toBe(200);
-    expectSchema(res.json, 'Server', { strictNulls: true });
+    expectSchema(res.json, 'Server');
     expect(res.json.version).toBe(rootVersion);
     expect(res.json.newServer).toBe(false);
     expect(res.json.emailEnabled).toBe(false);
     expect(res.json.registration).toBe(false);
     expect(res.json.latitude).toBeCloseTo(-23.5505);
-    // Unset text fields are left out, not null.
-    expect(res.json).not.toHaveProperty('map');
-    expect(res.json).not.toHaveProperty('announcement');
-    const logged = await admin.get<Server>('/api/server');
-    expect(logged.json).not.toHaveProperty('newServer');
+    // Every key Traccar sends is there: unset texts as null, the disk space only for administrators.
+    expect(res.json).toMatchObject({
+      map: null, bingKey: null, mapUrl: null, overlayUrl: null, coordinateFormat: null, poiLayer: null, announcement: null,
+      storageSpace: null,
+    });
+  });
+
+  it('tells administrators the usable and total bytes of the data directory\'s disk, others nothing', async () => {
+    const res = await admin.get<Server>('/api/server');
+    // Logged-in callers are never asked to register (Traccar sends false to them too).
+    expect(res.json.newServer).toBe(false);
+    const disk = fs.statfsSync(server.dataDir);
+    const [usable, total] = res.json.storageSpace ?? [];
+    expect(res.json.storageSpace).toHaveLength(2);
+    expect(total).toBe(disk.blocks * disk.bsize);
+    // Free space moves while the suites write; it is the disk's, within a few megabytes.
+    expect(Math.abs(usable! - disk.bavail * disk.bsize)).toBeLessThan(64 * 1024 * 1024);
+    expect(usable).toBeLessThanOrEqual(total!);
+
+    const plain = await admin.post<User>('/api/users', { name: 'Space Reader', email: 'space@example.com', password: 'secret1' });
+    expect(plain.status).toBe(200);
+    const client = server.client();
+    await client.login('space@example.com', 'secret1');
+    expect((await client.get<Server>('/api/server')).json.storageSpace).toBeNull();
   });
 
   it('sends licensemode and devicelimit (limit minus live devices), exposed to scripts', async () => {
@@ -111,6 +130,13 @@ describe.each(backends)('/api/server without limits (%s)', (backend) => {
     const res = await server.client().get('/api/server');
     expect(res.headers.get('licensemode')).toBe('plus');
     expect(res.headers.has('devicelimit')).toBe(false);
+  });
+
+  it('answers newServer true to anonymous callers only while no user exists', async () => {
+    expect((await server.client().get<Server>('/api/server')).json.newServer).toBe(false);
+    // The first-start administrator always exists; only a database emptied by hand has none.
+    await server.rastro.ctx.storage.db.deleteFrom('users').execute();
+    expect((await server.client().get<Server>('/api/server')).json.newServer).toBe(true);
   });
 });
 

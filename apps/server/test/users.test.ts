@@ -117,6 +117,18 @@ describe.each(backends)('users (%s)', (backend) => {
       expect(changes).toContainEqual({ kind: 'user', id: plain.id });
     });
 
+    it('gives users made by an administrator or a manager Traccar\'s defaults: no login, no device of their own', async () => {
+      const plain = await create({ name: 'Default Dora', email: 'dora@example.com' });
+      expect(plain).toMatchObject({ login: null, deviceLimit: 0, userLimit: 0, administrator: false });
+      expect(managedA).toMatchObject({ login: null, deviceLimit: 0, userLimit: 0 });
+      // deviceLimit 0: the user sees the devices linked to them but may add none.
+      const refused = await (await as('dora@example.com')).post('/api/devices', { name: 'Not mine to add', uniqueId: 'dora-1' });
+      expect(refused.status).toBe(400);
+      expect(deriveErrorCode(refused.text)).toBe('USER_DEVICE_LIMIT_REACHED');
+      // An administrator says otherwise explicitly.
+      expect(await create({ name: 'Fleet Fiona', email: 'fiona@example.com', login: 'fiona', deviceLimit: -1 })).toMatchObject({ login: 'fiona', deviceLimit: -1 });
+    });
+
     it('gives admins everyone, managers their users (not themselves), others nobody', async () => {
       const all = await admin.get<User[]>('/api/users');
       expect(all.status).toBe(200);
@@ -139,7 +151,9 @@ describe.each(backends)('users (%s)', (backend) => {
       const amy = await as('amy@example.com');
       expect((await amy.get(`/api/users?userId=${manager.id}`)).status).toBe(400);
       expect((await amy.get(`/api/users?userId=${managedA.id}`)).json).toEqual([]);
-      expect((await admin.get('/api/users?userId=abc')).status).toBe(400);
+      // Text that is no number: Traccar's 404; a number out of range: a 400.
+      expect((await admin.get('/api/users?userId=abc')).status).toBe(404);
+      expect((await admin.get('/api/users?userId=-2')).status).toBe(400);
     });
 
     it('searches by keyword and pages with limit/offset', async () => {

@@ -38,7 +38,8 @@ describe.each(backends)('visibility matrix (%s)', (backend) => {
     server = await startTestServer(backend);
     const admin = await server.admin();
     clients.admin = admin;
-    users.manager = await create<User>(admin, '/api/users', { name: 'Manager', email: 'manager@matrix', password: PASSWORD, userLimit: 2 });
+    // deviceLimit -1: a new user may add no device of his own unless the administrator says so.
+    users.manager = await create<User>(admin, '/api/users', { name: 'Manager', email: 'manager@matrix', password: PASSWORD, userLimit: 2, deviceLimit: -1 });
     users.userB = await create<User>(admin, '/api/users', { name: 'User B', email: 'b@matrix', password: PASSWORD });
     users.readonly = await create<User>(admin, '/api/users', { name: 'Reader', email: 'ro@matrix', password: PASSWORD, readonly: true });
     clients.manager = await login('manager@matrix');

@@ -3,8 +3,8 @@ import type { Device, Position } from './entities.ts';
 import { countDevices, matchesStatus } from './device-counts.ts';
 
 const dev = (id: number, status: Device['status']): Device => ({
-  id, name: `D${id}`, uniqueId: `u${id}`, status, disabled: false, lastUpdate: null, positionId: null, groupId: null,
-  calendarId: null, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
+  id, name: `D${id}`, uniqueId: `u${id}`, status, disabled: false, lastUpdate: null, positionId: null, groupId: 0,
+  calendarId: 0, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
 });
 const pos = (deviceId: number, attributes: Record<string, unknown>) => ({ deviceId, attributes }) as unknown as Position;
 

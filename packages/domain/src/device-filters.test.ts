@@ -4,8 +4,8 @@ import { buildDeviceList, EMPTY_FILTERS, isDeletedDevice, passesFilters, visible
 import { DEFAULT_SORT } from './device-sort.ts';
 
 const dev = (id: number, name: string, over: Partial<Device> = {}): Device => ({
-  id, name, uniqueId: `u${id}`, status: 'online', disabled: false, lastUpdate: null, positionId: null, groupId: null,
-  calendarId: null, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {}, ...over,
+  id, name, uniqueId: `u${id}`, status: 'online', disabled: false, lastUpdate: null, positionId: null, groupId: 0,
+  calendarId: 0, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {}, ...over,
 });
 const pos = (deviceId: number, attributes: Record<string, unknown>) => ({ deviceId, attributes }) as unknown as Position;
 

@@ -3,8 +3,8 @@ import type { Device, Position } from './entities.ts';
 import { DEFAULT_SORT, lastUpdateOrder, sortDevices, sortReducer, stateFlag } from './device-sort.ts';
 
 const dev = (id: number, name: string, lastUpdate: string | null = null): Device => ({
-  id, name, uniqueId: `u${id}`, status: 'online', disabled: false, lastUpdate, positionId: null, groupId: null,
-  calendarId: null, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
+  id, name, uniqueId: `u${id}`, status: 'online', disabled: false, lastUpdate, positionId: null, groupId: 0,
+  calendarId: 0, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
 });
 const pos = (deviceId: number, attributes: Record<string, unknown>) => ({ deviceId, attributes }) as unknown as Position;
 const names = (list: Device[]) => list.map((d) => d.name);

@@ -14,8 +14,10 @@ export interface Device {
   disabled: boolean;
   lastUpdate: string | null;
   positionId: number | null;
-  groupId: number | null;
-  calendarId: number | null;
+  /** 0 when the device is in no group (Traccar's answer; null is never sent). */
+  groupId: number;
+  /** 0 when no calendar applies. */
+  calendarId: number;
   phone: string | null;
   model: string | null;
   contact: string | null;
@@ -51,17 +53,20 @@ export interface Position {
   altitude: number;
   speed: number;
   course: number;
-  address?: string;
+  /** null when unknown (no geocoder), like network and geofenceIds: Traccar always sends the three keys. */
+  address: string | null;
   accuracy: number;
-  network?: Network;
-  geofenceIds?: number[];
+  network: Network | null;
+  /** The geofences containing the position; null when none. */
+  geofenceIds: number[] | null;
   attributes: Attributes;
 }
 
 export interface User {
   id: number;
   name: string;
-  login?: string;
+  /** A login name besides the e-mail; null when none. */
+  login: string | null;
   email: string;
   phone: string | null;
   readonly: boolean;
@@ -95,25 +100,29 @@ export interface Server {
   limitCommands: boolean;
   disableReports: boolean;
   fixedEmail: boolean;
-  map?: string;
-  bingKey?: string;
-  mapUrl?: string;
-  overlayUrl?: string;
-  poiLayer?: string;
-  announcement?: string;
+  // The texts are null when unset: Traccar always sends every key.
+  map: string | null;
+  bingKey: string | null;
+  mapUrl: string | null;
+  overlayUrl: string | null;
+  poiLayer: string | null;
+  announcement: string | null;
   latitude: number;
   longitude: number;
   zoom: number;
   twelveHourFormat: boolean;
   forceSettings: boolean;
-  coordinateFormat?: string;
+  coordinateFormat: string | null;
   version: string;
   emailEnabled: boolean;
   textEnabled: boolean;
   geocoderEnabled: boolean;
   openIdEnabled: boolean;
   openIdForce: boolean;
-  newServer?: boolean;
+  /** For administrators: [usable, total] bytes of the disk of the server's data; else null. */
+  storageSpace: number[] | null;
+  /** For anonymous callers: true while no user exists (clients then offer to register); else false. */
+  newServer: boolean;
   attributes: Attributes;
 }
 
@@ -158,4 +167,52 @@ export interface SocketMessage {
   positions?: Position[];
   events?: Event[];
   logs?: DeviceLogFrame[];
+}
+
+/** A calendar: `data` is its iCalendar text encoded in base64 (@rastro/domain/icalendar). */
+export interface Calendar {
+  id: number;
+  name: string;
+  data: string;
+  attributes: Attributes;
+}
+
+/** A driver, recognised by the position attribute `driverUniqueId`. */
+export interface Driver {
+  id: number;
+  name: string;
+  uniqueId: string;
+  attributes: Attributes;
+}
+
+/** A service interval over a position value (`type`), in that value's unit. */
+export interface Maintenance {
+  id: number;
+  name: string;
+  type: string;
+  start: number;
+  period: number;
+  attributes: Attributes;
+}
+
+/** A computed attribute (Traccar's Attribute): no `attributes` map. */
+export interface ComputedAttribute {
+  id: number;
+  description: string;
+  attribute: string;
+  expression: string;
+  type: 'string' | 'number' | 'boolean';
+  priority: number;
+}
+
+/** A notification; `calendarId` and `commandId` are 0 when there is none, as Traccar sends them. */
+export interface Notification {
+  id: number;
+  type: string;
+  description: string | null;
+  always: boolean;
+  notificators: string | null;
+  calendarId: number;
+  commandId: number;
+  attributes: Attributes;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../http/errors.ts';
-import { idsParam, listParams } from './list-params.ts';
+import { idsParam, intParam, listParams } from './list-params.ts';
 import { isDeletedUniqueId } from './visibility.ts';
 
 describe('listParams', () => {
@@ -12,9 +12,20 @@ describe('listParams', () => {
     expect(listParams({ userId: '0', limit: '0' })).toMatchObject({ userId: undefined, limit: undefined, all: false });
   });
 
-  it('refuses non-numbers with a 400 naming the parameter', () => {
-    expect(() => listParams({ limit: '5x' })).toThrow(ApiError);
-    expect(() => idsParam({ id: ['1', 'two'] }, 'id')).toThrow(/Invalid id/);
+  it('answers text that is no number with a 404 naming the parameter, as Traccar does', () => {
+    const status = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error instanceof ApiError ? `${error.status} ${error.message}` : String(error);
+      }
+      return 'no error';
+    };
+    expect(status(() => listParams({ limit: '5x' }))).toMatch(/^404 Invalid limit - /);
+    expect(status(() => idsParam({ id: ['1', 'two'] }, 'id'))).toMatch(/^404 Invalid id - "two" is not a whole number/);
+    expect(status(() => intParam({ deviceId: '1.5' }, 'deviceId'))).toMatch(/^404 /);
+    // A number out of range is a bad value (400), not an unreadable one.
+    expect(status(() => idsParam({ id: '-3' }, 'id'))).toMatch(/^400 Invalid id - must be at least 1/);
     expect(idsParam({ id: ['1', '2'] }, 'id')).toEqual([1, 2]);
     expect(idsParam({ id: '7' }, 'id')).toEqual([7]);
   });

@@ -1,8 +1,8 @@
 // Query parameters of Traccar's list endpoints (`all`, `userId`, `groupId`, `deviceId`,
 // `keyword`, `limit`, `offset`, `excludeAttributes`, repeatable `id`), parsed once with a
-// clear 400 on bad input, plus the keyword filter every list applies the same way.
+// clear message on bad input, plus the keyword filter every list applies the same way.
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { badRequest } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -31,18 +31,28 @@ function toInt(name: string, raw: string, min: number): number {
   return value;
 }
 
+/**
+ * A number read from the query string. Text that is no number at all (`deviceId=abc`) is a
+ * 404, as Traccar's JAX-RS resources answer a query parameter they cannot convert; a number
+ * out of range is a 400 like any other bad value.
+ */
+export function queryInt(name: string, raw: string, min: number): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw notFound(`Invalid ${name} - "${raw}" is not a whole number`);
+  return toInt(name, raw, min);
+}
+
 /** A whole-number parameter, or undefined when absent or empty. */
 export function intParam(query: Query, name: string, min = 0): number | undefined {
   const raw = single(query, name);
   if (raw === undefined || raw.trim() === '') return undefined;
-  return toInt(name, raw, min);
+  return queryInt(name, raw, min);
 }
 
 /** Every value of a repeatable id parameter (`id=1&id=2`). */
 export function idsParam(query: Query, name: string): number[] {
   return many(query, name)
     .filter((v) => v.trim() !== '')
-    .map((v) => toInt(name, v, 1));
+    .map((v) => queryInt(name, v, 1));
 }
 
 /** A path id (`/api/devices/:id`). */

@@ -60,11 +60,15 @@ export async function commandsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     if (limited(user, server)) throw forbidden('Operation restricted - this account cannot create or change saved commands');
   }
 
-  /** A device the caller sees, with the protocol of its latest position (null if it never reported). */
+  /**
+   * A device the caller sees, with the protocol of its latest position (null if it never
+   * reported). A device that does not exist is a 400 for administrators too, as in Traccar
+   * (GET /api/commands/types?deviceId=999999), the status everyone else gets for it.
+   */
   async function visibleDevice(user: UserRow, deviceId: number) {
     if (!(await ctx.visibility.canSeeDevice(user, deviceId))) throw accessDenied.device();
     const device = await ctx.storage.db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
-    if (!device) throw notFound('Device not found');
+    if (!device) throw badRequest(`Device not found - there is no device ${deviceId}`);
     let protocol: string | null = null;
     if (device.positionId !== null) {
       const position = await ctx.storage.db.selectFrom('positions').select('protocol').where('id', '=', device.positionId).executeTakeFirst();

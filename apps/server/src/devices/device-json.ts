@@ -1,5 +1,7 @@
 // Row -> API JSON for devices (REST answers and live pushes share it). The persisted motion /
-// overspeed state of the processing pipeline is internal and never leaves the server.
+// overspeed state of the processing pipeline is internal and never leaves the server. No group
+// or calendar is stored as NULL and sent as 0, as Traccar sends it (its clients test `groupId`
+// against 0, and the OpenAPI types both as integers).
 import type { Device, DeviceStatus } from '@rastro/domain/entities';
 import type { Selectable } from 'kysely';
 import type { DeviceTable } from '../storage/schema.ts';
@@ -27,8 +29,8 @@ export function deviceToJson(row: DeviceJsonRow): Device {
     disabled: toBool(row.disabled),
     lastUpdate: toIso(row.lastUpdate, 'device.lastUpdate', row.id),
     positionId: row.positionId,
-    groupId: row.groupId,
-    calendarId: row.calendarId,
+    groupId: row.groupId ?? 0,
+    calendarId: row.calendarId ?? 0,
     phone: row.phone,
     model: row.model,
     contact: row.contact,

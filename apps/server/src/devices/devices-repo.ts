@@ -15,8 +15,6 @@ export interface DeviceListFilter {
   visibleTo?: number;
   /** Devices directly linked to this user (no group expansion). */
   linkedToUser?: number;
-  /** Devices whose group is this one. */
-  groupId?: number;
   /** Devices linked to this device (`deviceDevice`, used for proximity). */
   linkedToDevice?: number;
   ids?: number[];
@@ -42,7 +40,6 @@ export class DevicesRepo {
       const userId = filter.linkedToUser;
       query = query.where('devices.id', 'in', this.db.selectFrom('userDevice').select('propertyId').where('ownerId', '=', userId));
     }
-    if (filter.groupId !== undefined) query = query.where('devices.groupId', '=', filter.groupId);
     if (filter.linkedToDevice !== undefined) {
       const deviceId = filter.linkedToDevice;
       query = query.where('devices.id', 'in', this.db.selectFrom('deviceDevice').select('propertyId').where('ownerId', '=', deviceId));

@@ -61,13 +61,14 @@ export async function devicesRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }
   }
 
+  // Traccar's device list has no groupId parameter (unlike the lists of other objects): it is
+  // ignored, and the answer is the caller's devices as without it.
   app.get<{ Querystring: Query }>('/api/devices', async (req) => {
     const user = requireUser(req);
     const q = req.query;
     const params = listParams(q);
     const ids = idsParam(q, 'id');
     const uniqueIds = many(q, 'uniqueId').map((u) => u.trim()).filter((u) => u !== '');
-    const groupId = intParam(q, 'groupId') || undefined;
     const deviceId = intParam(q, 'deviceId') || undefined;
     const base: DeviceListFilter = {
       keyword: params.keyword,
@@ -88,13 +89,9 @@ export async function devicesRoutes(app: FastifyInstance, ctx: AppContext): Prom
         // Devices linked directly to that user (the "connections" screens).
         if (!(await ctx.visibility.canManageUser(user, params.userId))) throw accessDenied.user();
         filter.linkedToUser = params.userId;
-      } else if (groupId === undefined && deviceId === undefined && !(params.all && isAdmin(user))) {
+      } else if (deviceId === undefined && !(params.all && isAdmin(user))) {
         // Traccar: without all=true even an administrator lists only the devices linked to him.
         filter.visibleTo = user.id;
-      }
-      if (groupId !== undefined) {
-        if (!(await ctx.visibility.canSeeGroup(user, groupId))) throw accessDenied.group();
-        filter.groupId = groupId;
       }
       if (deviceId !== undefined) {
         if (!(await ctx.visibility.canSeeDevice(user, deviceId))) throw accessDenied.device();

@@ -4,9 +4,10 @@
 // values are both non-zero, new ≥ start, and either old < start or the count of whole periods
 // since start grew: ⌊(old−start)/period⌋ < ⌊(new−start)/period⌋. Period 0 = never.
 //
-// HOOK: maintenance entities (Traccar tc_maintenances, linked to devices/groups) do not exist
-// yet. When maintenance/ lands it provides a MaintenanceSource (the maintenances applying to
-// a device, held in memory like the geofence cache) to the events engine (engine.ts:
+// HOOK: maintenance entities are stored (maintenance/maintenance-resource.ts, table
+// `maintenances`, linked to devices/groups, 'maintenance' changes published), but nothing
+// reads them here yet. A MaintenanceSource (the maintenances applying to a device, held in
+// memory like the geofence cache) is to be given to the events engine (engine.ts:
 // `EventsEngine.maintenances`); until then the engine has none and raises no maintenance event.
 import type { EventDraft } from '../processing/event-draft.ts';
 import type { PositionDraft } from '../processing/position-draft.ts';

@@ -29,12 +29,15 @@ export class SmtpMailer implements Mailer {
   constructor(
     smtpUrl: string,
     private readonly from: string,
+    /** Told of each message the SMTP server took (the server's statistics count them). */
+    private readonly onSent: () => void = () => undefined,
   ) {
     this.transport = nodemailer.createTransport(smtpUrl);
   }
 
   async send(message: MailMessage): Promise<void> {
     await this.transport.sendMail({ from: this.from, ...message });
+    this.onSent();
   }
 
   close(): void {
@@ -55,6 +58,6 @@ export class DisabledMailer implements Mailer {
   close(): void {}
 }
 
-export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
-  return config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new DisabledMailer(log);
+export function createMailer(config: Config, log: FastifyBaseLogger, onSent?: () => void): Mailer {
+  return config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, onSent) : new DisabledMailer(log);
 }

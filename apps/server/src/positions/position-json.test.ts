@@ -9,14 +9,16 @@ const row: PositionRow = {
 };
 
 describe('positionToJson', () => {
-  it('leaves out empty optional fields', () => {
+  it('sends address, network and geofenceIds as null when empty, as Traccar does', () => {
     const json = positionToJson(row);
     expect(json).toEqual({
       id: 1, deviceId: 2, protocol: 'gt06', serverTime: '2024-05-01T10:00:01.000+00:00',
       deviceTime: '2024-05-01T10:00:00.000+00:00', fixTime: '2024-05-01T10:00:00.000+00:00', valid: true,
-      latitude: -23.5, longitude: -46.6, altitude: 700, speed: 12.5, course: 180, accuracy: 0, attributes: { ignition: true },
+      latitude: -23.5, longitude: -46.6, altitude: 700, speed: 12.5, course: 180, address: null, accuracy: 0,
+      network: null, geofenceIds: null, attributes: { ignition: true },
     });
-    expect('address' in json || 'network' in json || 'geofenceIds' in json).toBe(false);
+    // Outside every geofence is null, not an empty list.
+    expect(positionToJson({ ...row, geofenceIds: '[]', address: '' })).toMatchObject({ geofenceIds: null, address: null });
   });
 
   it('includes address, network and geofenceIds when stored', () => {
@@ -26,6 +28,6 @@ describe('positionToJson', () => {
 
   it('ignores malformed network and geofence text', () => {
     const json = positionToJson({ ...row, network: '[1]', geofenceIds: '{' });
-    expect('network' in json || 'geofenceIds' in json).toBe(false);
+    expect(json).toMatchObject({ network: null, geofenceIds: null });
   });
 });

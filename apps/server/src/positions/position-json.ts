@@ -1,5 +1,6 @@
-// Row -> API JSON for positions (REST answers and live pushes share it). Optional fields
-// (address, network, geofenceIds) are left out when empty, as Traccar's serializer does.
+// Row -> API JSON for positions (REST answers and live pushes share it). address, network and
+// geofenceIds are always sent, null when empty, as Traccar sends them (geofenceIds is null, not
+// [], outside every geofence).
 import type { Network, Position } from '@rastro/domain/entities';
 import type { Selectable } from 'kysely';
 import type { PositionTable } from '../storage/schema.ts';
@@ -14,6 +15,13 @@ function parseJson(text: string | null): unknown {
   } catch {
     return null;
   }
+}
+
+/** The numeric ids of a stored list; null when there is none (or nothing usable in it). */
+export function geofenceIdList(value: unknown): number[] | null {
+  if (!Array.isArray(value)) return null;
+  const ids = value.filter((id): id is number => typeof id === 'number');
+  return ids.length > 0 ? ids : null;
 }
 
 export function positionToJson(row: PositionRow): Position {
@@ -32,10 +40,10 @@ export function positionToJson(row: PositionRow): Position {
     altitude: row.altitude,
     speed: row.speed,
     course: row.course,
-    ...(row.address !== null ? { address: row.address } : {}),
+    address: row.address === '' ? null : row.address,
     accuracy: row.accuracy,
-    ...(network && typeof network === 'object' && !Array.isArray(network) ? { network: network as Network } : {}),
-    ...(Array.isArray(geofenceIds) ? { geofenceIds: geofenceIds.filter((id): id is number => typeof id === 'number') } : {}),
+    network: network && typeof network === 'object' && !Array.isArray(network) ? (network as Network) : null,
+    geofenceIds: geofenceIdList(geofenceIds),
     attributes: parseAttributes(row.attributes, 'position.attributes', row.id),
   };
 }

@@ -10,6 +10,7 @@ import { draftFromFix } from './position-draft.ts';
 import type { PositionWriter } from './position-writer.ts';
 import type { Step, Work } from './work.ts';
 import { statusEvent } from '../events/status-events.ts';
+import { serverStatistics } from '../statistics/server-statistics.ts';
 
 export type SubmitResult =
   /** No such device, or it is disabled or expired: nothing was stored. */
@@ -39,6 +40,7 @@ export class Pipeline {
   async submit(message: DecodedMessage, receivedAt = Date.now()): Promise<SubmitResult> {
     this.writer.admit();
     this.stats.received++;
+    serverStatistics(this.ctx).messageReceived();
     const entry = this.devices.get(message.uniqueId) ?? (await this.devices.find(message.uniqueId));
     if (!entry || !isUsable(entry, receivedAt)) {
       this.stats.unknown++;

@@ -17,7 +17,7 @@
 // on what is left and says how much.
 import type { Position } from '@rastro/domain/entities';
 import type { AppContext } from '../context.ts';
-import { positionToJson } from '../positions/position-json.ts';
+import { geofenceIdList, positionToJson } from '../positions/position-json.ts';
 import { liveDeviceJson, type DeviceEntry } from './device-cache.ts';
 import type { EventDraft } from './event-draft.ts';
 import { putDraftValues, type PositionDraft } from './position-draft.ts';
@@ -475,8 +475,8 @@ export class PositionWriter {
         speed: p.speed, course: p.course, address: p.address, accuracy: p.accuracy, network: null, geofenceIds: null,
         attributes: '',
       });
-      if (p.network) json.network = p.network;
-      if (p.geofenceIds) json.geofenceIds = p.geofenceIds.filter((id) => typeof id === 'number');
+      json.network = p.network ?? null;
+      json.geofenceIds = geofenceIdList(p.geofenceIds);
       json.attributes = p.attributes;
       positions.push(json);
     }

@@ -7,6 +7,10 @@ describe('realtime bus messages', () => {
     expect(parseEnvelope(`abc-123:${JSON.stringify({ live: batch })}`)).toEqual({ live: batch });
     expect(parseEnvelope('abc:{"change":{"kind":"permissions"}}')).toEqual({ change: { kind: 'permissions' } });
     expect(parseEnvelope('abc:{"change":{"kind":"device","id":7}}')).toEqual({ change: { kind: 'device', id: 7 } });
+    // Changes of the entity resources reach the other instances' caches too.
+    for (const kind of ['calendar', 'driver', 'maintenance', 'computedAttribute', 'notification']) {
+      expect(parseEnvelope(`abc:{"change":{"kind":"${kind}","id":3}}`)).toEqual({ change: { kind, id: 3 } });
+    }
     expect(parseEnvelope('abc:{"logWish":true}')).toEqual({ logWish: true });
     expect(parseEnvelope('abc:{"logWish":false}')).toEqual({ logWish: false });
     expect(parseEnvelope('abc:{"logWish":"ask"}')).toEqual({ logWish: 'ask' });

@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { AppContext } from '../context.ts';
-import type { Change } from './changes.ts';
+import { ENTITY_CHANGE_KINDS, type Change } from './changes.ts';
 import type { LiveBatch } from './live.ts';
 import { LOG_WISH_REFRESH_MS, logWish } from './log-wish.ts';
 
@@ -26,7 +26,7 @@ export interface Bus {
 /** `logWish`: the sender's sockets want raw logs (true) or not (false); `ask`: a new instance asks who does. */
 type Envelope = { live: LiveBatch } | { change: Change } | { logWish: boolean | 'ask' };
 
-const CHANGE_KINDS = new Set(['device', 'deviceRemoved', 'group', 'user', 'userRemoved', 'permissions', 'commandQueued', 'geofence', 'server']);
+const CHANGE_KINDS = new Set(['device', 'deviceRemoved', 'group', 'user', 'userRemoved', 'permissions', 'commandQueued', 'geofence', 'server', ...ENTITY_CHANGE_KINDS]);
 
 export async function startBus(ctx: AppContext): Promise<Bus> {
   const instanceId = crypto.randomUUID();

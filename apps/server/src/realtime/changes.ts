@@ -15,7 +15,16 @@ export type Change =
   /** Geofence `id` was created, changed or deleted (the events engine's geofence cache reloads it). */
   | { kind: 'geofence'; id: number }
   /** The server row (its attributes: speedLimit, fuel thresholds…) changed; `id` is the row's id. */
-  | { kind: 'server'; id: number };
+  | { kind: 'server'; id: number }
+  /**
+   * A stored object of the entity resources (resources/) was created, changed or deleted. No
+   * one listens yet: the engines that will read these objects (calendar checks, maintenance
+   * sources, computed attributes, notification matching) reload their caches on it.
+   */
+  | { kind: EntityChangeKind; id: number };
+
+export const ENTITY_CHANGE_KINDS = ['calendar', 'driver', 'maintenance', 'computedAttribute', 'notification'] as const;
+export type EntityChangeKind = (typeof ENTITY_CHANGE_KINDS)[number];
 
 type Listener = (change: Change) => void;
 

@@ -26,7 +26,7 @@ import type { AppContext } from '../context.ts';
 import type { ReportKind } from './report-kind.ts';
 import { readReportRequest, reportPrefs, type ReportParams, type ReportUser } from './report-request.ts';
 import { reportPool } from './report-pool.ts';
-import { XLSX_TYPE, fileName, formatter } from './xlsx.ts';
+import { XLSX_TYPE, fileName, formatter, type SheetLayout } from './xlsx.ts';
 
 /** True when the client asks for the spreadsheet (Accept names the xlsx type). */
 export function wantsXlsx(req: FastifyRequest): boolean {
@@ -36,21 +36,22 @@ export function wantsXlsx(req: FastifyRequest): boolean {
 async function answer<T>(ctx: AppContext, kind: ReportKind<T>, req: FastifyRequest, reply: FastifyReply, xlsx: boolean) {
   const params = await readReportRequest(ctx, req);
   kind.check?.(params);
-  const stream = reportPool(ctx).stream(params.user.id, { kind: kind.name, format: xlsx ? 'xlsx' : 'json', params });
-  if (xlsx) {
+  const sheet = xlsx ? kind.sheet : undefined;
+  const stream = reportPool(ctx).stream(params.user.id, { kind: kind.name, format: sheet ? 'xlsx' : 'json', params });
+  if (sheet) {
     const f = formatter(params.prefs);
-    const name = fileName(f.text(kind.sheet.title), params.from, params.to, params.prefs.timeZone);
+    const name = fileName(f.text(sheet.title), params.from, params.to, params.prefs.timeZone);
     return reply.type(XLSX_TYPE).header('Content-Disposition', `attachment; filename="${name}"`).send(stream);
   }
   return reply.type('application/json; charset=utf-8').send(stream);
 }
 
 /** Builds the spreadsheet in a report thread and mails it to the caller (Traccar's `/mail`: 204 now, mail later). */
-async function mail<T>(ctx: AppContext, kind: ReportKind<T>, req: FastifyRequest, reply: FastifyReply) {
+async function mail<T>(ctx: AppContext, kind: ReportKind<T>, sheet: SheetLayout<T>, req: FastifyRequest, reply: FastifyReply) {
   const params = await readReportRequest(ctx, req);
   kind.check?.(params);
   const f = formatter(params.prefs);
-  const title = f.text(kind.sheet.title);
+  const title = f.text(sheet.title);
   const name = fileName(title, params.from, params.to, params.prefs.timeZone);
   reportPool(ctx).mail(params.user.id, { kind: kind.name, format: 'xlsx', params }, (content) =>
     ctx.mailer.send({
@@ -66,9 +67,12 @@ async function mail<T>(ctx: AppContext, kind: ReportKind<T>, req: FastifyRequest
 export function registerReportKind<T>(app: FastifyInstance, ctx: AppContext, kind: ReportKind<T>): void {
   // Made with the routes, so the server's shutdown closes it (its threads start on first use).
   reportPool(ctx);
+  // A kind without a spreadsheet answers JSON whatever the Accept header asks, and has no /xlsx or /mail.
   app.get(`/api/reports/${kind.name}`, async (req, reply) => answer(ctx, kind, req, reply, wantsXlsx(req)));
+  const sheet = kind.sheet;
+  if (!sheet) return;
   app.get(`/api/reports/${kind.name}/xlsx`, async (req, reply) => answer(ctx, kind, req, reply, true));
-  app.get(`/api/reports/${kind.name}/mail`, async (req, reply) => mail(ctx, kind, req, reply));
+  app.get(`/api/reports/${kind.name}/mail`, async (req, reply) => mail(ctx, kind, sheet, req, reply));
 }
 
 /**

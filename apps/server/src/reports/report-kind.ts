@@ -17,5 +17,6 @@ export interface ReportKind<T> {
   /** In a report thread: returns the per-device producer (items of one device, in order). */
   open(request: ReportRequest): Promise<(device: ReportDevice) => AsyncIterable<T>>;
   toJson(item: T): unknown;
-  sheet: SheetLayout<T>;
+  /** The spreadsheet layout; absent for a kind answered as JSON only (combined: Traccar offers no spreadsheet of it). */
+  sheet?: SheetLayout<T>;
 }

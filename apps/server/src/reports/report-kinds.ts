@@ -7,7 +7,8 @@ import { summaryReport } from './summary-report.ts';
 import { eventsReport } from './events-report.ts';
 import { tripsReport } from './trips.ts';
 import { stopsReport } from './stops.ts';
+import { combinedReport } from './combined-report.ts';
 
-const kinds: Array<ReportKind<unknown>> = [routeReport, summaryReport, eventsReport, tripsReport, stopsReport];
+const kinds: Array<ReportKind<unknown>> = [routeReport, summaryReport, eventsReport, tripsReport, stopsReport, combinedReport];
 
 export const REPORT_KINDS: ReadonlyMap<string, ReportKind<unknown>> = new Map(kinds.map((k) => [k.name, k]));

@@ -27,7 +27,10 @@ export async function* jsonArray<T>(devices: ReportDevice[], rows: (d: ReportDev
 
 /** The whole answer of `kind` for `request` in `format`, piece by piece. */
 export async function* reportPieces<T>(kind: ReportKind<T>, request: ReportRequest, format: ReportFormat): AsyncGenerator<string | Buffer> {
+  const layout = format === 'xlsx' ? kind.sheet : undefined;
+  // Before any read; the endpoints never ask a kind without a sheet for one.
+  if (format === 'xlsx' && !layout) throw new Error(`report kind "${kind.name}" has no spreadsheet`);
   const rows = await kind.open(request);
-  if (format === 'json') yield* jsonArray(request.devices, rows, kind.toJson);
-  else yield* xlsxStream<T>({ layout: kind.sheet, prefs: request.prefs, devices: request.devices, rows }) as AsyncIterable<Buffer>;
+  if (layout) yield* xlsxStream<T>({ layout, prefs: request.prefs, devices: request.devices, rows }) as AsyncIterable<Buffer>;
+  else yield* jsonArray(request.devices, rows, kind.toJson);
 }

@@ -71,6 +71,48 @@ export async function* speedChunks(db: Db, deviceId: number, from: number, to: n
   }
 }
 
+/** Longitude and latitude of one device's positions in a period, chunked like `positionChunks` (the combined report's route). */
+export async function* coordinateChunks(db: Db, deviceId: number, from: number, to: number, limit: number, chunkSize = REPORT_CHUNK_SIZE * 5): AsyncGenerator<Array<[number, number]>> {
+  let remaining = limit;
+  let after: { fixTime: number; id: number } | null = null;
+  while (remaining > 0) {
+    const size = Math.min(chunkSize, remaining);
+    let query = db.selectFrom('positions').select(['id', 'fixTime', 'longitude', 'latitude']).where('deviceId', '=', deviceId).where('fixTime', '<=', to);
+    if (after === null) query = query.where('fixTime', '>=', from);
+    else {
+      const last: { fixTime: number; id: number } = after;
+      query = query
+        .where('fixTime', '>=', last.fixTime)
+        .where((eb) => eb.or([eb('fixTime', '>', last.fixTime), eb('id', '>', last.id)]));
+    }
+    const rows = await query.orderBy('fixTime').orderBy('id').limit(size).execute();
+    if (rows.length === 0) return;
+    yield rows.map((r): [number, number] => [r.longitude, r.latitude]);
+    remaining -= rows.length;
+    if (rows.length < size) return;
+    const tail = rows[rows.length - 1]!;
+    after = { fixTime: tail.fixTime, id: tail.id };
+  }
+}
+
+/** Positions of one device among `ids` whose fixTime lies in the period, by fixTime (ties by id). */
+export async function positionsByIdsIn(db: Db, deviceId: number, ids: number[], from: number, to: number): Promise<PositionRow[]> {
+  const out: PositionRow[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    out.push(
+      ...(await db
+        .selectFrom('positions')
+        .selectAll()
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('deviceId', '=', deviceId)
+        .where('fixTime', '>=', from)
+        .where('fixTime', '<=', to)
+        .execute()),
+    );
+  }
+  return out.sort((a, b) => a.fixTime - b.fixTime || a.id - b.id);
+}
+
 /** The first (or last) position of a device in a period: one indexed lookup. */
 export function edgePosition(db: Db, deviceId: number, from: number, to: number, which: 'first' | 'last'): Promise<PositionRow | undefined> {
   const dir = which === 'first' ? 'asc' : 'desc';

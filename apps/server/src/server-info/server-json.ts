@@ -1,5 +1,7 @@
 // Server row -> Traccar's Server JSON, and the PUT body -> columns. Computed fields (version,
-// emailEnabled, newServer, ...) are added on the way out and ignored on the way in.
+// emailEnabled, storageSpace, newServer, ...) are added on the way out and ignored on the way
+// in. Every key is sent, unset ones as null: Traccar's clients read the object as Traccar
+// writes it (the OpenAPI file types the texts as plain strings, but its server sends null).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Updateable } from 'kysely';
@@ -29,41 +31,46 @@ export function rastroVersion(): string {
 
 export interface ServerComputed {
   emailEnabled: boolean;
-  /** Only for anonymous callers: no user exists yet. */
-  newServer?: boolean;
+  /** Administrators only (Traccar's rule): [usable, total] bytes of the data's disk. */
+  storageSpace: number[] | null;
+  /** Anonymous callers only: no user exists yet. Everyone else is told false. */
+  newServer: boolean;
 }
 
 const OPTIONAL_TEXT = ['map', 'bingKey', 'mapUrl', 'overlayUrl', 'poiLayer', 'announcement', 'coordinateFormat'] as const;
 
+/** Every key Traccar sends, in its order; unset texts are null, as Traccar's serialiser writes them. */
 export function serverToJson(row: ServerRow, computed: ServerComputed): Server {
-  const json: Server = {
+  return {
     id: row.id,
+    attributes: parseAttributes(row.attributes),
     registration: toBool(row.registration),
     readonly: toBool(row.readonly),
     deviceReadonly: toBool(row.deviceReadonly),
-    limitCommands: toBool(row.limitCommands),
-    disableReports: toBool(row.disableReports),
-    fixedEmail: toBool(row.fixedEmail),
+    map: row.map,
+    bingKey: row.bingKey,
+    mapUrl: row.mapUrl,
+    overlayUrl: row.overlayUrl,
     latitude: row.latitude,
     longitude: row.longitude,
     zoom: row.zoom,
     twelveHourFormat: toBool(row.twelveHourFormat),
     forceSettings: toBool(row.forceSettings),
-    version: rastroVersion(),
+    coordinateFormat: row.coordinateFormat,
+    limitCommands: toBool(row.limitCommands),
+    disableReports: toBool(row.disableReports),
+    fixedEmail: toBool(row.fixedEmail),
+    poiLayer: row.poiLayer,
+    announcement: row.announcement,
     emailEnabled: computed.emailEnabled,
-    textEnabled: false,
     geocoderEnabled: false,
+    textEnabled: false,
+    storageSpace: computed.storageSpace,
+    newServer: computed.newServer,
     openIdEnabled: false,
     openIdForce: false,
-    attributes: parseAttributes(row.attributes),
+    version: rastroVersion(),
   };
-  // The OpenAPI types these as plain strings: an unset one is left out rather than null.
-  for (const key of OPTIONAL_TEXT) {
-    const value = row[key];
-    if (value !== null) json[key] = value;
-  }
-  if (computed.newServer !== undefined) json.newServer = computed.newServer;
-  return json;
 }
 
 const BOOL_FIELDS = ['registration', 'readonly', 'deviceReadonly', 'limitCommands', 'disableReports', 'fixedEmail',

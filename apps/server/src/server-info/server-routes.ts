@@ -9,16 +9,25 @@ import { assertAdmin } from '../auth/guards.ts';
 import { getServerRow, updateServerRow } from './server-repo.ts';
 import { serverToJson, serverUpdateFromJson } from './server-json.ts';
 import { remainingDeviceSlots } from './device-limit.ts';
+import { storageSpace } from './storage-space.ts';
+import { availableTimeZones } from './time-zones.ts';
 
 export async function serverRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sendServer = async (req: FastifyRequest, reply: FastifyReply) => {
     const row = await getServerRow(ctx);
-    const newServer = req.user ? undefined : (await ctx.users.count()) === 0;
+    // As Traccar: the disk space is an administrator's business, and only a caller not logged
+    // in asks whether to register the first user (the first-start administrator exists from
+    // the start, so it is true only on a database whose users were all removed by hand).
+    const storage = req.user?.administrator === 1 ? await storageSpace(ctx.config.dataDir) : null;
+    const newServer = req.user ? false : (await ctx.users.count()) === 0;
     await licenseHeaders(ctx, reply);
-    return serverToJson(row, { emailEnabled: ctx.mailer.enabled, newServer });
+    return serverToJson(row, { emailEnabled: ctx.mailer.enabled, storageSpace: storage, newServer });
   };
 
   app.get('/api/server', { config: { public: true } }, sendServer);
+
+  // Any logged-in caller, as Traccar (not public): the zone names a preference may take (time-zones.ts).
+  app.get('/api/server/timezones', async () => availableTimeZones());
 
   app.put('/api/server', async (req, reply) => {
     assertAdmin(requireUser(req));

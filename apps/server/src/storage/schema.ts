@@ -215,6 +215,54 @@ export interface CommandLogTable {
   result: string | null;
 }
 
+/** A calendar (migration 009): `data` is the iCalendar text, decoded from the API's base64. */
+export interface CalendarTable {
+  id: Generated<number>;
+  name: string;
+  data: string;
+  attributes: Json;
+}
+
+/** A driver (migration 009); `uniqueId` is unique among drivers. */
+export interface DriverTable {
+  id: Generated<number>;
+  name: string;
+  uniqueId: string;
+  attributes: Json;
+}
+
+/** A service interval (migration 009, Traccar's `tc_maintenances`). */
+export interface MaintenanceTable {
+  id: Generated<number>;
+  name: string;
+  type: string;
+  start: number;
+  period: number;
+  attributes: Json;
+}
+
+/** A computed attribute (migration 009, Traccar's `tc_attributes`); it has no attributes map. */
+export interface ComputedAttributeTable {
+  id: Generated<number>;
+  description: string;
+  attribute: string;
+  expression: string;
+  type: string;
+  priority: number;
+}
+
+/** A notification (migration 009); calendarId / commandId are cleared when their object goes. */
+export interface NotificationTable {
+  id: Generated<number>;
+  type: string;
+  description: string | null;
+  always: Bool;
+  notificators: string | null;
+  calendarId: number | null;
+  commandId: number | null;
+  attributes: Json;
+}
+
 /** A permission link between two objects (Traccar's `tc_<owner>_<property>` tables). */
 export interface LinkTable {
   ownerId: number;
@@ -267,6 +315,33 @@ export interface RestrictionTable {
   restrictedBy: number;
 }
 
+/** One UTC day of server statistics (migration 010, statistics/; Traccar's `tc_statistics`). */
+export interface StatisticsTable {
+  id: Generated<number>;
+  /** The midnight (UTC) that ends the day counted. */
+  captureTime: Millis;
+  activeUsers: number;
+  activeDevices: number;
+  requests: number;
+  messagesReceived: number;
+  messagesStored: number;
+  mailSent: number;
+  smsSent: number;
+  geocoderRequests: number;
+  geolocationRequests: number;
+  /** {protocol: active devices}; null without any. */
+  protocols: Json | null;
+  attributes: Json;
+}
+
+/** A user or device active on a statistics day (migration 010): what the day's distinct counts are made of. */
+export interface StatisticsSeenTable {
+  captureTime: Millis;
+  kind: 'user' | 'device';
+  objectId: number;
+  protocol: string | null;
+}
+
 export interface Database {
   server: ServerTable;
   users: UserTable;
@@ -296,9 +371,31 @@ export interface Database {
   deviceRestrictions: RestrictionTable;
   userRestrictions: RestrictionTable;
   commandLog: CommandLogTable;
+  calendars: CalendarTable;
+  drivers: DriverTable;
+  maintenances: MaintenanceTable;
+  computedAttributes: ComputedAttributeTable;
+  notifications: NotificationTable;
+  userCalendar: LinkTable;
+  userDriver: LinkTable;
+  deviceDriver: LinkTable;
+  groupDriver: LinkTable;
+  userMaintenance: LinkTable;
+  deviceMaintenance: LinkTable;
+  groupMaintenance: LinkTable;
+  userAttribute: LinkTable;
+  deviceAttribute: LinkTable;
+  groupAttribute: LinkTable;
+  userNotification: LinkTable;
+  deviceNotification: LinkTable;
+  groupNotification: LinkTable;
+  statistics: StatisticsTable;
+  statisticsSeen: StatisticsSeenTable;
 }
 
 export type LinkTableName =
   | 'userDevice' | 'userGroup' | 'userUser' | 'deviceDevice'
-  | 'userGeofence' | 'deviceGeofence' | 'groupGeofence' | 'userCommand' | 'deviceCommand' | 'groupCommand';
+  | 'userGeofence' | 'deviceGeofence' | 'groupGeofence' | 'userCommand' | 'deviceCommand' | 'groupCommand'
+  | 'userCalendar' | 'userDriver' | 'deviceDriver' | 'groupDriver' | 'userMaintenance' | 'deviceMaintenance' | 'groupMaintenance'
+  | 'userAttribute' | 'deviceAttribute' | 'groupAttribute' | 'userNotification' | 'deviceNotification' | 'groupNotification';
 

@@ -10,7 +10,8 @@ export function userToJson(row: UserRow): User {
   return {
     id: row.id,
     name: row.name,
-    ...(row.login ? { login: row.login } : {}),
+    // Always sent, null when the user has none, as Traccar does.
+    login: row.login || null,
     email: row.email,
     phone: row.phone,
     readonly: toBool(row.readonly),

@@ -5,7 +5,7 @@ import type { Insertable } from 'kysely';
 import { SERVER_ERROR_TEXTS } from '@rastro/domain/errors';
 import type { AppContext } from '../context.ts';
 import type { UserTable } from '../storage/schema.ts';
-import { accessDenied, badRequest, forbidden, notFound } from '../http/errors.ts';
+import { accessDenied, forbidden, notFound } from '../http/errors.ts';
 import { forgetBasicCredentials, requireUser } from '../auth/authenticate.ts';
 import { assertCanWrite, assertManager } from '../auth/guards.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -18,6 +18,7 @@ import {
   assertExpirationWithin, assertMayTouch, assertReadonlyUpdateAllowed, assertUpdateAllowed, texts, userRestrictionChange,
 } from './user-rules.ts';
 import { RestrictionsRepo } from '../access/restrictions-repo.ts';
+import { queryInt } from '../access/list-params.ts';
 import { isRestricted, restrictionAfter, restrictionOf } from '../access/restriction-rules.ts';
 
 interface ListQuery {
@@ -32,8 +33,7 @@ interface ListQuery {
 
 function idParam(raw: string | undefined, name: string): number | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw badRequest(`Invalid ${name} - must be a positive whole number`);
-  return Number(raw);
+  return queryInt(name, raw, 0);
 }
 
 function single(value: unknown): string | undefined {
@@ -105,10 +105,13 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
       if (values.administrator === 1) throw accessDenied.admin();
       const expirationTime = values.expirationTime === undefined ? caller.expirationTime : values.expirationTime;
       assertExpirationWithin(caller, expirationTime);
-      row = { ...base, administrator: 0, deviceLimit: -1, userLimit: 0, temporary: 0, expirationTime };
+      // deviceLimit stays Traccar's 0 (no devices of their own): only an administrator may
+      // change limits, and Traccar refuses a manager who sends another.
+      row = { ...base, administrator: 0, deviceLimit: 0, userLimit: 0, temporary: 0, expirationTime };
       manager = caller;
     } else {
       // Registration: the first user ever becomes the administrator; later ones need it enabled.
+      // Self-registered users may add devices (Traccar's users.defaultDeviceLimit, -1).
       const first = (await ctx.users.count()) === 0;
       if (!first && server.registration !== 1) throw forbidden(SERVER_ERROR_TEXTS.registrationDisabled);
       row = {
@@ -180,7 +183,11 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
   }
 }
 
-/** Column values of a new user: the body's fields over Traccar's defaults. */
+/**
+ * Column values of a new user: the body's fields over Traccar's defaults. deviceLimit 0 (the
+ * user may add no device; an administrator links devices or raises it) is what Traccar gives a
+ * user an administrator creates without one, and what the product's user form starts with.
+ */
 function newUserDefaults(values: UserValues): Insertable<UserTable> {
   return {
     name: values.name ?? '',
@@ -197,7 +204,7 @@ function newUserDefaults(values: UserValues): Insertable<UserTable> {
     coordinateFormat: values.coordinateFormat ?? null,
     disabled: values.disabled ?? 0,
     expirationTime: values.expirationTime ?? null,
-    deviceLimit: values.deviceLimit ?? -1,
+    deviceLimit: values.deviceLimit ?? 0,
     userLimit: values.userLimit ?? 0,
     deviceReadonly: values.deviceReadonly ?? 0,
     limitCommands: values.limitCommands ?? 0,

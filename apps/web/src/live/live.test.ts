@@ -8,13 +8,13 @@ import { MUTE_KEY, readMuted, useMute } from './mute.ts';
 
 const device = (id: number, extra: Partial<Device> = {}): Device => ({
   id, name: `Vehicle ${id}`, uniqueId: `u${id}`, status: 'online', disabled: false, lastUpdate: null, positionId: null,
-  groupId: null, calendarId: null, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
+  groupId: 0, calendarId: 0, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
   ...extra,
 });
 
 const position = (deviceId: number, fixTime: string, extra: Partial<Position> = {}): Position => ({
   id: Math.floor(Math.random() * 1e9), deviceId, protocol: 'osmand', serverTime: fixTime, deviceTime: fixTime, fixTime,
-  valid: true, latitude: -23.5, longitude: -46.6, altitude: 0, speed: 0, course: 0, accuracy: 0, attributes: {},
+  valid: true, latitude: -23.5, longitude: -46.6, altitude: 0, speed: 0, course: 0, address: null, accuracy: 0, network: null, geofenceIds: null, attributes: {},
   ...extra,
 });
 

@@ -6,8 +6,8 @@ import {
 } from './visible-devices.ts';
 
 const dev = (id: number, name: string, status: Device['status'] = 'online'): Device => ({
-  id, name, uniqueId: `u${id}`, status, disabled: false, lastUpdate: null, positionId: null, groupId: null,
-  calendarId: null, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
+  id, name, uniqueId: `u${id}`, status, disabled: false, lastUpdate: null, positionId: null, groupId: 0,
+  calendarId: 0, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {},
 });
 const pos = (deviceId: number, motion: boolean) => ({ deviceId, fixTime: '2026-01-01T00:00:00Z', serverTime: '', attributes: { motion } }) as unknown as Position;
 

@@ -2,13 +2,15 @@
 // decodes the frames its transport splits, binds itself to the device the first identifying
 // frame names, submits the fixes to the pipeline and writes each frame's ack once all its fixes
 // are committed — acks leave in frame order. It tells its transport to stop handing it frames
-// while an identification lookup runs or too many frames wait for their commit (back-pressure).
+// while an identification lookup runs, too many of its frames wait for their commit, or the
+// server's positions in flight are at their cap (back-pressure, in-flight.ts).
 import type { OutgoingCommand } from '../../commands/command-delivery.ts';
 import { isUsable, type DeviceEntry } from '../../processing/device-cache.ts';
 import { IngestUnavailable } from '../../processing/ingest-unavailable.ts';
 import type { SubmitResult } from '../../processing/pipeline.ts';
 import { DecodeError, type DecodedFix } from '../decoded.ts';
 import { FrameError, type FrameResult, type ProtocolDefinition, type ProtocolSession, type Transport } from '../protocol.ts';
+import type { InFlightWaiter } from './in-flight.ts';
 import type { ListenerHub } from './listener-hub.ts';
 
 /** What a session needs from its connection (TCP) or remote address (UDP). */
@@ -19,7 +21,7 @@ export interface SessionChannel {
   end(data?: Buffer): void;
   /** Closes at once (garbage, a decoder failure). */
   destroy(): void;
-  /** The session takes frames again: identification done, commits caught up. */
+  /** The session takes frames again: identification done, commits caught up, its turn under the in-flight cap. */
   resume(): void;
 }
 
@@ -33,7 +35,10 @@ interface AckSlot {
   state: typeof PENDING | typeof WRITE | typeof SKIP;
 }
 
-export class DeviceSession implements ProtocolSession {
+/** Settled acks at the head of the queue beyond which it is compacted (it may never empty under steady load). */
+const ACKS_COMPACT_AT = 64;
+
+export class DeviceSession implements ProtocolSession, InFlightWaiter {
   readonly transport: Transport;
   state: Record<string, unknown> = {};
   /** The identified device (the pipeline's cache entry), null before identification. */
@@ -66,9 +71,28 @@ export class DeviceSession implements ProtocolSession {
     return this.entry ? this.entry.json.attributes : null;
   }
 
-  /** True while the transport must hold frames back (and stop reading, over TCP). */
+  /** True while the session itself must not take frames (the in-flight cap aside). */
   get busy(): boolean {
     return this.identifying || this.throttled || this.closed;
+  }
+
+  /**
+   * Asked by the transport before each frame: false while it must hold frames back (and stop
+   * reading, over TCP). Held back by the server's in-flight cap, the session is queued there and
+   * its channel resumed when its turn comes.
+   */
+  mayTake(): boolean {
+    return !this.busy && this.hub.inFlight.admit(this);
+  }
+
+  /** Its turn under the in-flight cap. */
+  wake(): void {
+    if (!this.busy) this.channel.resume();
+  }
+
+  /** Ack slots held, settled ones not yet dropped included (tests: they do not pile up). */
+  get ackSlots(): number {
+    return this.acks?.length ?? 0;
   }
 
   /** Frames of this session waiting for their commit. */
@@ -170,14 +194,22 @@ export class DeviceSession implements ProtocolSession {
       this.throttled = true;
       this.hub.stats.throttled++;
     }
+    const inFlight = this.hub.inFlight;
+    const count = fixes.length;
+    inFlight.take(count);
     this.commit(entry, fixes, now)
       .then((stored) => {
-        this.waiting--;
-        slot.state = stored ? WRITE : SKIP;
-        this.flushAcks();
-        if (this.throttled && this.waiting <= this.hub.settings.lowWater) {
-          this.throttled = false;
-          if (!this.busy) this.channel.resume();
+        try {
+          this.waiting--;
+          slot.state = stored ? WRITE : SKIP;
+          this.flushAcks();
+          if (this.throttled && this.waiting <= this.hub.settings.lowWater) {
+            this.throttled = false;
+            if (!this.busy) this.channel.resume();
+          }
+        } finally {
+          // Last: releasing may wake other sessions, which then find this one's state settled.
+          inFlight.release(count);
         }
       })
       .catch((error: unknown) => this.broken(error));
@@ -213,6 +245,11 @@ export class DeviceSession implements ProtocolSession {
     }
     if (this.ackHead === acks.length) {
       this.acks = null;
+      this.ackHead = 0;
+    } else if (this.ackHead >= ACKS_COMPACT_AT && this.ackHead * 2 >= acks.length) {
+      // A connection kept busy always has a frame pending, so the queue never empties: without
+      // this the settled slots (and their acks) would pile up for as long as it stays busy.
+      acks.splice(0, this.ackHead);
       this.ackHead = 0;
     }
     if (done) this.hub.frameDone(this);
@@ -315,6 +352,7 @@ export class DeviceSession implements ProtocolSession {
   /** The transport is gone (connection closed, UDP session expired): the device leaves this instance. */
   detach(): void {
     this.closed = true;
+    this.hub.inFlight.forget(this);
     const entry = this.entry;
     if (entry) this.leave(entry);
     this.entry = null;

@@ -1,12 +1,14 @@
 // What every protocol listener of one server shares: the limits, the sessions by device (for
-// commands and offline status), the connection count under RASTRO_DEVICE_CONNECTIONS, the raw
-// frame log, the unknown-device log and the counters. One per context, closed with it.
+// commands and offline status), the connection count under RASTRO_DEVICE_CONNECTIONS, the cap on
+// positions in flight (RASTRO_INGEST_IN_FLIGHT), the raw frame log, the unknown-device log and
+// the counters. One per context, closed with it.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Processing } from '../../processing/processing.ts';
 import type { ProtocolDefinition } from '../protocol.ts';
 import { SessionCommands } from './command-sender.ts';
 import type { DeviceSession } from './device-session.ts';
+import { InFlightLimit } from './in-flight.ts';
 import { RawLog } from './raw-log.ts';
 import { SessionsRegistry } from './sessions-registry.ts';
 
@@ -28,6 +30,8 @@ export interface ListenerSettings {
   maxConnections: number;
   highWater: number;
   lowWater: number;
+  /** Positions in flight at most over all connections (decoded, not yet committed and acknowledged). */
+  inFlight: number;
 }
 
 export interface Listener {
@@ -40,6 +44,7 @@ export class ListenerHub {
   readonly rawLog: RawLog;
   readonly commands: SessionCommands;
   readonly log: FastifyBaseLogger;
+  readonly inFlight: InFlightLimit;
   /** Counters since start (tests, the benchmark); `connections` is the number open now. */
   readonly stats = {
     connections: 0,
@@ -67,6 +72,7 @@ export class ListenerHub {
     ctx: AppContext,
   ) {
     this.log = ctx.log;
+    this.inFlight = new InFlightLimit(settings.inFlight);
     this.rawLog = new RawLog(ctx.live, ctx.log);
     this.commands = new SessionCommands(ctx, this.registry, ctx.log);
     this.commands.start();
@@ -152,6 +158,7 @@ export function listenerHub(ctx: AppContext): ListenerHub {
       maxConnections: ctx.config.deviceConnections,
       highWater: HIGH_WATER,
       lowWater: LOW_WATER,
+      inFlight: ctx.config.ingestInFlight,
     },
     ctx,
   );

@@ -1,9 +1,11 @@
 // A protocol's TCP port: one DeviceSession per connection. Bytes are split into frames as they
 // arrive; the read buffer keeps only the start of the next frame (bounded by the protocol's
-// maxFrameBytes), and while the session is busy (identifying, or too many frames waiting for
-// their commit) the socket is paused, so a slow database holds the device back instead of
-// filling memory. Idle connections are closed by the socket's own timer (Node keeps one timer
-// list per duration, not one timer per socket).
+// maxFrameBytes), and while the session may not take frames (identifying, too many of its frames
+// waiting for their commit, the server's positions in flight at their cap) the socket is paused:
+// only what was already read stays in memory (the chunk being split, and what Node read before
+// it stopped, up to the stream's high-water mark); the rest waits in the kernel and TCP flow
+// control holds the device back. Idle connections are closed by the socket's own timer (Node
+// keeps one timer list per duration, not one timer per socket).
 import net from 'node:net';
 import type { ProtocolDefinition } from '../protocol.ts';
 import { DeviceSession, type SessionChannel } from './device-session.ts';
@@ -77,7 +79,7 @@ class TcpConnection implements SessionChannel {
     const now = Date.now();
     if (buffer !== null) {
       while (this.offset < buffer.length) {
-        if (session.busy) {
+        if (!session.mayTake()) {
           if (!session.closed) this.pause();
           return;
         }
@@ -102,7 +104,8 @@ class TcpConnection implements SessionChannel {
         this.offset = 0;
       }
     }
-    if (this.paused && !session.busy) {
+    // Not while the cap is reached: the session is queued then, and reads again on its turn.
+    if (this.paused && session.mayTake()) {
       this.paused = false;
       this.socket.resume();
     }

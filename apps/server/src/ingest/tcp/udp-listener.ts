@@ -1,8 +1,9 @@
 // A protocol's UDP port (on the TCP port's number): one DeviceSession per remote address, kept
 // while the device keeps sending and forgotten after the idle timeout. Acks and commands go back
 // to the address the datagrams come from. A datagram is split into frames like a TCP stream;
-// bytes left that make no whole frame are garbage. While a session is busy its frames wait in a
-// short queue; beyond it they are dropped unacknowledged (the device sends them again).
+// bytes left that make no whole frame are garbage. While a session may not take frames (busy, or
+// the server's positions in flight at their cap) its frames wait in a short queue; beyond it they
+// are dropped unacknowledged (the device sends them again).
 import dgram from 'node:dgram';
 import { FrameError, type ProtocolDefinition } from '../protocol.ts';
 import { DeviceSession, type SessionChannel } from './device-session.ts';
@@ -35,9 +36,9 @@ class UdpPeer implements SessionChannel {
     this.session = new DeviceSession(hub, protocol, this, key);
   }
 
-  /** Hands a frame to the session, or queues it while the session is busy. */
+  /** Hands a frame to the session, or queues it while the session may not take it. */
   take(frame: Buffer, now: number): void {
-    if (!this.session.busy && this.pending === null) {
+    if (this.pending === null && this.session.mayTake()) {
       this.session.receive(frame, now);
       return;
     }
@@ -51,7 +52,7 @@ class UdpPeer implements SessionChannel {
   resume(): void {
     const pending = this.pending;
     if (!pending) return;
-    while (pending.length > 0 && !this.session.busy) this.session.receive(pending.shift()!, Date.now());
+    while (pending.length > 0 && this.session.mayTake()) this.session.receive(pending.shift()!, Date.now());
     if (pending.length === 0 && this.pending === pending) this.pending = null;
   }
 

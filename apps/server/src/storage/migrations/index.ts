@@ -8,6 +8,8 @@ import { events } from './005-events.ts';
 import { authHardening } from './006-auth-hardening.ts';
 import { restrictions } from './007-restrictions.ts';
 import { commandLog } from './008-command-log.ts';
+import { entities } from './009-entities.ts';
+import { statistics } from './010-statistics.ts';
 
 /** Every migration, in order. Each takes the dialect because id columns differ. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -20,5 +22,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '006-auth-hardening': authHardening,
     '007-restrictions': restrictions,
     '008-command-log': commandLog(dialect),
+    '009-entities': entities(dialect),
+    '010-statistics': statistics(dialect),
   };
 }

@@ -15,7 +15,7 @@ import { Header } from './header.tsx';
 const pt = texts['pt-BR'];
 
 const user = (extra: Partial<User> = {}): User => ({
-  id: 7, name: 'Ana Souza', email: 'ana', phone: null, readonly: false, administrator: false, map: null, latitude: 0, longitude: 0,
+  id: 7, name: 'Ana Souza', login: null, email: 'ana', phone: null, readonly: false, administrator: false, map: null, latitude: 0, longitude: 0,
   zoom: 0, twelveHourFormat: false, coordinateFormat: null, disabled: false, expirationTime: null, deviceLimit: -1, userLimit: 0,
   deviceReadonly: false, limitCommands: false, disableReports: false, fixedEmail: false, poiLayer: null, temporary: false,
   attributes: {}, ...extra,

@@ -4,7 +4,7 @@ import { chartKeys, indexAt, routeDistance } from './history-page.tsx';
 
 const pos = (i: number, extra: Partial<Position> = {}): Position => ({
   id: i, deviceId: 1, protocol: 'osmand', serverTime: '', deviceTime: '', fixTime: new Date(Date.UTC(2026, 0, 1, 10, i)).toISOString(),
-  valid: true, latitude: 0, longitude: i * 0.01, altitude: 0, speed: 10, course: 0, accuracy: 0, attributes: {}, ...extra,
+  valid: true, latitude: 0, longitude: i * 0.01, altitude: 0, speed: 10, course: 0, address: null, accuracy: 0, network: null, geofenceIds: null, attributes: {}, ...extra,
 });
 
 describe('history rules', () => {

@@ -5,12 +5,12 @@ import { accuracyPx0, markerOf, plateOf } from './device-features.ts';
 import { boundsOf, DEFAULT_ZOOM, initialView, SAO_PAULO, validCoordinates, viewZoom } from './initial-view.ts';
 
 const device = (id: number, extra: Partial<Device> = {}): Device => ({
-  id, name: `Car ${id}`, uniqueId: `u${id}`, status: 'online', disabled: false, lastUpdate: null, positionId: null, groupId: null,
-  calendarId: null, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {}, ...extra,
+  id, name: `Car ${id}`, uniqueId: `u${id}`, status: 'online', disabled: false, lastUpdate: null, positionId: null, groupId: 0,
+  calendarId: 0, phone: null, model: null, contact: null, category: null, expirationTime: null, attributes: {}, ...extra,
 });
 const position = (deviceId: number, latitude: number, longitude: number, extra: Partial<Position> = {}): Position => ({
   id: deviceId * 100, deviceId, protocol: 'osmand', serverTime: '', deviceTime: '', fixTime: '', valid: true, latitude, longitude,
-  altitude: 0, speed: 0, course: 90, accuracy: 0, attributes: {}, ...extra,
+  altitude: 0, speed: 0, course: 90, address: null, accuracy: 0, network: null, geofenceIds: null, attributes: {}, ...extra,
 });
 
 describe('initial view (spec §9)', () => {
