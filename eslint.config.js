@@ -80,6 +80,29 @@ export default defineConfig(
     },
   },
   {
+    // Client feature folders, like the server's: a feature uses another only through that
+    // feature's index.ts (its public surface), never its internal modules; shared code lives in
+    // api/, ui/, live/, i18n/ and imports flow shared → features → app.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\.?/)[^/]+/(?!index\\.ts$).+$',
+              message: 'Feature folders do not import each other\'s internals: import from the other feature\'s index.ts, or move the shared part to api/, ui/ or live/.',
+            },
+            {
+              regex: '^(\\.\\./)+features/',
+              message: 'Feature folders import other features through ../<feature>/index.ts only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Plain JavaScript tooling (this file, scripts/*.mjs).
     files: ['**/*.{js,mjs,cjs}'],
     rules: {

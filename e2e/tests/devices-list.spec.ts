@@ -98,7 +98,7 @@ test.beforeAll(async () => {
     if (s.plate) attributes.plate = s.plate;
     if (s.state) attributes['device.state'] = s.state;
     Object.assign(attributes, s.attributes);
-    const d = await admin.createDevice({ name: `${s.name} ${TAG}`, category: s.category, attributes, groupId: i < 4 ? group.id : null });
+    const d = await admin.createDevice({ name: `${s.name} ${TAG}`, category: s.category, attributes, groupId: i < 4 ? group.id : 0 });
     devices.set(s.name, d);
     if (s.report) await report(d.uniqueId, s.report, i);
   }

@@ -22,17 +22,24 @@ export interface ChunkOptions {
   limit?: number;
 }
 
+type PositionColumn = keyof PositionRow & string;
+
 /**
- * Positions of one device with from <= fixTime <= to, oldest first (ties by id), as chunks.
- * Each chunk is one indexed query resuming after the last row of the previous chunk.
+ * The keyset walk every position read below shares: `columns` (plus fixTime and id, its keys)
+ * of one device's positions with from <= fixTime <= to, oldest first (ties by id), in chunks of
+ * at most `chunkSize`, `limit` rows in all. Each chunk is one indexed query resuming after the
+ * last row of the previous one.
  */
-export async function* positionChunks(db: Db, deviceId: number, from: number, to: number, options: ChunkOptions = {}): AsyncGenerator<PositionRow[]> {
-  const chunkSize = options.chunkSize ?? REPORT_CHUNK_SIZE;
-  let remaining = options.limit ?? Number.POSITIVE_INFINITY;
+async function* keysetChunks<C extends PositionColumn>(
+  db: Db, deviceId: number, from: number, to: number, columns: readonly C[] | 'all', chunkSize: number, limit = Number.POSITIVE_INFINITY,
+): AsyncGenerator<Array<Pick<PositionRow, C | 'fixTime' | 'id'>>> {
+  let remaining = limit;
   let after: { fixTime: number; id: number } | null = null;
   while (remaining > 0) {
     const size = Math.min(chunkSize, remaining);
-    let query = db.selectFrom('positions').selectAll().where('deviceId', '=', deviceId).where('fixTime', '<=', to);
+    const base = db.selectFrom('positions');
+    const selected = columns === 'all' ? base.selectAll() : base.select([...new Set<PositionColumn>(['id', 'fixTime', ...columns])]);
+    let query = selected.where('deviceId', '=', deviceId).where('fixTime', '<=', to);
     if (after === null) query = query.where('fixTime', '>=', from);
     else {
       const last: { fixTime: number; id: number } = after;
@@ -40,7 +47,7 @@ export async function* positionChunks(db: Db, deviceId: number, from: number, to
         .where('fixTime', '>=', last.fixTime)
         .where((eb) => eb.or([eb('fixTime', '>', last.fixTime), eb('id', '>', last.id)]));
     }
-    const rows = await query.orderBy('fixTime').orderBy('id').limit(size).execute();
+    const rows = (await query.orderBy('fixTime').orderBy('id').limit(size).execute()) as Array<Pick<PositionRow, C | 'fixTime' | 'id'>>;
     if (rows.length === 0) return;
     yield rows;
     remaining -= rows.length;
@@ -50,48 +57,20 @@ export async function* positionChunks(db: Db, deviceId: number, from: number, to
   }
 }
 
-/** Speeds (and keys) of one device's positions in a period, chunked like `positionChunks` but reading two columns. */
+/** Positions of one device with from <= fixTime <= to, oldest first (ties by id), as chunks. */
+export async function* positionChunks(db: Db, deviceId: number, from: number, to: number, options: ChunkOptions = {}): AsyncGenerator<PositionRow[]> {
+  yield* keysetChunks(db, deviceId, from, to, 'all', options.chunkSize ?? REPORT_CHUNK_SIZE, options.limit) as AsyncGenerator<PositionRow[]>;
+}
+
+/** Speeds of one device's positions in a period, chunked like `positionChunks` but reading three columns. */
 export async function* speedChunks(db: Db, deviceId: number, from: number, to: number, chunkSize = REPORT_CHUNK_SIZE * 5): AsyncGenerator<number[]> {
-  let after: { fixTime: number; id: number } | null = null;
-  for (;;) {
-    let query = db.selectFrom('positions').select(['id', 'fixTime', 'speed']).where('deviceId', '=', deviceId).where('fixTime', '<=', to);
-    if (after === null) query = query.where('fixTime', '>=', from);
-    else {
-      const last: { fixTime: number; id: number } = after;
-      query = query
-        .where('fixTime', '>=', last.fixTime)
-        .where((eb) => eb.or([eb('fixTime', '>', last.fixTime), eb('id', '>', last.id)]));
-    }
-    const rows = await query.orderBy('fixTime').orderBy('id').limit(chunkSize).execute();
-    if (rows.length === 0) return;
-    yield rows.map((r) => r.speed);
-    if (rows.length < chunkSize) return;
-    const tail = rows[rows.length - 1]!;
-    after = { fixTime: tail.fixTime, id: tail.id };
-  }
+  for await (const rows of keysetChunks(db, deviceId, from, to, ['speed'], chunkSize)) yield rows.map((r) => r.speed);
 }
 
 /** Longitude and latitude of one device's positions in a period, chunked like `positionChunks` (the combined report's route). */
 export async function* coordinateChunks(db: Db, deviceId: number, from: number, to: number, limit: number, chunkSize = REPORT_CHUNK_SIZE * 5): AsyncGenerator<Array<[number, number]>> {
-  let remaining = limit;
-  let after: { fixTime: number; id: number } | null = null;
-  while (remaining > 0) {
-    const size = Math.min(chunkSize, remaining);
-    let query = db.selectFrom('positions').select(['id', 'fixTime', 'longitude', 'latitude']).where('deviceId', '=', deviceId).where('fixTime', '<=', to);
-    if (after === null) query = query.where('fixTime', '>=', from);
-    else {
-      const last: { fixTime: number; id: number } = after;
-      query = query
-        .where('fixTime', '>=', last.fixTime)
-        .where((eb) => eb.or([eb('fixTime', '>', last.fixTime), eb('id', '>', last.id)]));
-    }
-    const rows = await query.orderBy('fixTime').orderBy('id').limit(size).execute();
-    if (rows.length === 0) return;
+  for await (const rows of keysetChunks(db, deviceId, from, to, ['longitude', 'latitude'], chunkSize, limit)) {
     yield rows.map((r): [number, number] => [r.longitude, r.latitude]);
-    remaining -= rows.length;
-    if (rows.length < size) return;
-    const tail = rows[rows.length - 1]!;
-    after = { fixTime: tail.fixTime, id: tail.id };
   }
 }
 

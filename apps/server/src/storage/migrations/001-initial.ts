@@ -1,28 +1,13 @@
-import { sql, type Kysely, type Migration, type CreateTableBuilder } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '../db.ts';
+import { link, withId } from './table-helpers.ts';
 
 // Migrations use Kysely<any>: they describe tables at a point in time, not today's types.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Db = Kysely<any>;
 
-function withId<T extends string>(dialect: DialectName, table: CreateTableBuilder<T, never>) {
-  return dialect === 'postgres'
-    ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
-}
-
 const bool = (name: string, dflt = 0) =>
   [name, 'integer', (c: any) => c.notNull().defaultTo(dflt)] as const;
-
-async function link(db: Db, name: string, owner: string, property: string) {
-  await db.schema
-    .createTable(name)
-    .addColumn('ownerId', 'bigint', (c) => c.notNull().references(`${owner}.id`).onDelete('cascade'))
-    .addColumn('propertyId', 'bigint', (c) => c.notNull().references(`${property}.id`).onDelete('cascade'))
-    .addPrimaryKeyConstraint(`${name}_pk`, ['ownerId', 'propertyId'])
-    .execute();
-  await db.schema.createIndex(`${name}_property`).on(name).column('propertyId').execute();
-}
 
 export function initial(dialect: DialectName): Migration {
   return {

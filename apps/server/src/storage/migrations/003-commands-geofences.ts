@@ -1,27 +1,12 @@
-import { type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '../db.ts';
+import { link, withId } from './table-helpers.ts';
 
 // Geofences, saved commands, the command queue, and their link tables (Traccar's
 // tc_user_geofence, tc_device_geofence, tc_group_geofence, tc_user_command,
 // tc_device_command, tc_group_command, tc_commands_queue).
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Db = Kysely<any>;
-
-function withId<T extends string>(dialect: DialectName, table: CreateTableBuilder<T, never>) {
-  return dialect === 'postgres'
-    ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
-}
-
-async function link(db: Db, name: string, owner: string, property: string) {
-  await db.schema
-    .createTable(name)
-    .addColumn('ownerId', 'bigint', (c) => c.notNull().references(`${owner}.id`).onDelete('cascade'))
-    .addColumn('propertyId', 'bigint', (c) => c.notNull().references(`${property}.id`).onDelete('cascade'))
-    .addPrimaryKeyConstraint(`${name}_pk`, ['ownerId', 'propertyId'])
-    .execute();
-  await db.schema.createIndex(`${name}_property`).on(name).column('propertyId').execute();
-}
 
 const LINKS: Array<[string, string, string]> = [
   ['userGeofence', 'users', 'geofences'],

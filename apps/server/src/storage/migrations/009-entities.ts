@@ -1,5 +1,6 @@
-import { type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '../db.ts';
+import { link, withId } from './table-helpers.ts';
 
 // The stored objects of Traccar's remaining entity resources (resources/ serves them):
 // calendars, drivers, maintenances, computed attributes and notifications, with their link
@@ -13,22 +14,6 @@ import type { DialectName } from '../db.ts';
 // in the same transaction (calendars/calendar-resource.ts).
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Db = Kysely<any>;
-
-function withId<T extends string>(dialect: DialectName, table: CreateTableBuilder<T, never>) {
-  return dialect === 'postgres'
-    ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
-}
-
-async function link(db: Db, name: string, owner: string, property: string) {
-  await db.schema
-    .createTable(name)
-    .addColumn('ownerId', 'bigint', (c) => c.notNull().references(`${owner}.id`).onDelete('cascade'))
-    .addColumn('propertyId', 'bigint', (c) => c.notNull().references(`${property}.id`).onDelete('cascade'))
-    .addPrimaryKeyConstraint(`${name}_pk`, ['ownerId', 'propertyId'])
-    .execute();
-  await db.schema.createIndex(`${name}_property`).on(name).column('propertyId').execute();
-}
 
 const LINKS: Array<[string, string, string]> = [
   ['userCalendar', 'users', 'calendars'],

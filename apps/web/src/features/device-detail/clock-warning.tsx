@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { offsetParts, type DeviceClock } from '@rastro/domain/device-clock';
 import { api } from '../../api/http.ts';
-import { openDeviceEditor } from '../device-editor/open-editor.ts';
+import { openDeviceEditor } from '../device-editor/index.ts';
 import { useDeviceAbilities } from './device-actions.tsx';
 
 const REFRESH_MS = 60_000;

@@ -14,14 +14,14 @@ import { useLive } from '../../live/live-store.ts';
 import { setOnlyDevice, useDeviceFilters } from '../../live/visible-devices.ts';
 import {
   anchorOf, createAnchor, lockCommand, removeAnchor, savedCommandsOf, sendCommand, type Geofence, type LockAction, type SendResult,
-} from '../commands-ui/commands-api.ts';
-import { ConfirmDialog } from '../commands-ui/confirm-dialog.tsx';
-import { CommandLifecycle } from '../commands-ui/command-lifecycle.tsx';
-import { showEntry } from '../commands-ui/command-log-api.ts';
-import { deliveredBy, markDelivered, recordSent, usePending } from '../commands-ui/pending-store.ts';
-import { SendCommandDialog } from '../commands-ui/send-command-dialog.tsx';
-import { openDeviceEditor } from '../device-editor/open-editor.ts';
-import { anchorIn, geofencesQuery, updateAnchorCache } from '../devices/session-data.ts';
+} from '../commands-ui/index.ts';
+import { ConfirmDialog } from '../commands-ui/index.ts';
+import { CommandLifecycle } from '../commands-ui/index.ts';
+import { showEntry } from '../commands-ui/index.ts';
+import { deliveredBy, markDelivered, recordSent, usePending } from '../commands-ui/index.ts';
+import { SendCommandDialog } from '../commands-ui/index.ts';
+import { openDeviceEditor } from '../device-editor/index.ts';
+import { anchorIn, geofencesQuery, updateAnchorCache } from '../devices/index.ts';
 import { googleMapsUrl, streetViewUrl } from './format.ts';
 import { setFollowing, useFollowing, useSelectOnMap } from './map-follow.ts';
 

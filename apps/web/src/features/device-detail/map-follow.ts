@@ -2,7 +2,7 @@
 // and follows it, as map-api's selectDevice does); the Follow action switches following. State comes from the map layer's focus (map-api.ts), so the
 // button stays right when the user drags the map (which stops following).
 import { useEffect, useSyncExternalStore } from 'react';
-import { followDevice, getMapFocus, selectDevice, subscribeMapFocus } from '../map/map-api.ts';
+import { followDevice, getMapFocus, selectDevice, subscribeMapFocus } from '../map/index.ts';
 
 /** True while the map follows this device. */
 export function useFollowing(deviceId: number): boolean {

@@ -18,7 +18,7 @@ import {
   COLOR_PALETTE, DEVICE_STATES, deviceOf, FIELDS, formOf, ICON_TYPES, odometerMetres, validate, type DeviceFormValues, type FormErrors, type Tab,
 } from './device-form.ts';
 import { addDeviceState } from './limits.ts';
-import { groupsQuery } from '../devices/session-data.ts';
+import { groupsQuery } from '../devices/index.ts';
 import { closeDeviceEditor, useDeviceEditor } from './open-editor.ts';
 
 /** Mantine's default error red is too light for small text on white (WCAG AA). */

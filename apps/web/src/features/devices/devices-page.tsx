@@ -23,13 +23,13 @@ import { useLive } from '../../live/live-store.ts';
 import {
   chooseSort, clearFilters, setAdvancedFilter, setGrouped, setQuery, setStateFilter, setStatusFilter, toggleCategory, useDeviceFilters,
 } from '../../live/visible-devices.ts';
-import { openDeviceEditor } from '../device-editor/open-editor.ts';
-import { ICONS, ICON_GRID, categoryOf as iconCategory } from '../map-icons/icons.ts';
+import { openDeviceEditor } from '../device-editor/index.ts';
+import { ICONS, ICON_GRID, categoryOf as iconCategory } from '../map-icons/index.ts';
 import { isValidCoordinate } from '@rastro/domain/coordinates';
 import { isDeletedDevice } from '@rastro/domain/device-filters';
-import { createAnchor, removeAnchor } from '../commands-ui/commands-api.ts';
-import { ConfirmDialog } from '../commands-ui/confirm-dialog.tsx';
-import { useDeviceAbilities } from '../device-detail/device-actions.tsx';
+import { createAnchor, removeAnchor } from '../commands-ui/index.ts';
+import { ConfirmDialog } from '../commands-ui/index.ts';
+import { useDeviceAbilities } from '../device-detail/index.ts';
 import { anchoredGroups, groupAnchors, patchGeofenceCache, useDeviceSessionData, type GeofenceLike } from './session-data.ts';
 
 const ROW_HEIGHT = 62;

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { isSharedUser } from '@rastro/domain/permissions';
 import { useSession } from '../../app/session-store.ts';
 import { useShareCountdown } from '../../app/session-expiry-countdown.ts';
-import { signOut } from '../auth/session.ts';
+import { signOut } from '../auth/index.ts';
 import { useProductName } from '../../ui/light.tsx';
 import { useMute } from '../../live/mute.ts';
 import { Clock } from './clock.tsx';

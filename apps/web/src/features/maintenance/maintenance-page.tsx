@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { safeMaintenanceReturn } from '../../app/guard.ts';
 import { useSession } from '../../app/session-store.ts';
 import { AuthCard, Notice } from '../../ui/light.tsx';
-import { loadServerInfo } from '../auth/auth-api.ts';
+import { loadServerInfo } from '../auth/index.ts';
 
 export const RETRY_MS = 30_000;
 

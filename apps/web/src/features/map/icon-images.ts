@@ -5,7 +5,7 @@
 // ImageBitmap for the canvas overlay (until the bitmap is ready the canvas itself is drawn).
 // The categories preloaded at start-up (default, car, truck, motorcycle, bus) are drawn when the
 // layer starts. An icon evicted from the cache is simply made again when a marker needs it.
-import { categoryOf, FIXED_COLORS, ICON_GRID, ICONS, OUTLINE, type Category } from '../map-icons/icons.ts';
+import { categoryOf, FIXED_COLORS, ICON_GRID, ICONS, OUTLINE, type Category } from '../map-icons/index.ts';
 import { bodyColor, extraColor, hsbKey, parseHsb } from './colors.ts';
 import { LruCache } from './lru.ts';
 

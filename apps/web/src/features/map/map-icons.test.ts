@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CATEGORIES, categoryOf, ICONS, toSvg } from '../map-icons/icons.ts';
+import { CATEGORIES, categoryOf, ICONS, toSvg } from '../map-icons/index.ts';
 import { BASE_TINT, bodyColor, DEFAULT_BODY, hsbKey, parseHsb, tint } from './colors.ts';
 import { iconImageId, parseIconId, PRELOADED } from './icon-images.ts';
 import { LruCache } from './lru.ts';

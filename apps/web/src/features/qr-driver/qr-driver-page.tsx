@@ -8,7 +8,7 @@ import { isQrDriver } from '@rastro/domain/permissions';
 import { api } from '../../api/http.ts';
 import { useSession } from '../../app/session-store.ts';
 import { AuthCard, Notice } from '../../ui/light.tsx';
-import { signOut } from '../auth/session.ts';
+import { signOut } from '../auth/index.ts';
 
 /** The device a driver is checked in to (`tarkan.isQrDeviceId`), or null. */
 export function checkedInDeviceId(user: User): number | null {

@@ -2,7 +2,7 @@
 // groups, period shortcut or custom range (datetime-local values in the user's zone) and the
 // show-markers switch.
 import { create } from 'zustand';
-import type { PeriodKey } from '../history/time.ts';
+import type { PeriodKey } from '../history/index.ts';
 
 export interface ReportFilter {
   deviceIds: string[];

@@ -19,8 +19,8 @@ import { useMobileLayout } from '../../app/shell/layout.ts';
 import { useLive } from '../../live/live-store.ts';
 import {
   clearOverlays, fitTo, onMarkerClick, setHighlight, setMarkers, setRoutes, setVehicle, type OverlayMarker, type OverlayPoint,
-} from '../map/overlay-api.ts';
-import { fromLocalInput, isPeriod, periodRange, PERIODS, toLocalInput } from '../history/time.ts';
+} from '../map/index.ts';
+import { fromLocalInput, isPeriod, periodRange, PERIODS, toLocalInput } from '../history/index.ts';
 import { downloadReport, fetchPositions, fetchPositionsById, fetchReport, type ReportItems, type ReportKind, type ReportParams, type SummaryItem, type TripItem } from './report-api.ts';
 import { setReportFilter, useReportFilter } from './report-filter.ts';
 import { rowsOf, type RowModel } from './report-rows.ts';

@@ -8,7 +8,7 @@ import {
   type DistanceUnit, type SpeedUnit,
 } from '@rastro/domain/units';
 import { useSession } from '../../app/session-store.ts';
-import { dateTimeFormat, formatDuration, formatTime, zoneOf } from '../history/time.ts';
+import { dateTimeFormat, formatDuration, formatTime, zoneOf } from '../history/index.ts';
 
 export interface Formats {
   language: string;

@@ -1,0 +1,124 @@
+// The editor dialog of a list-and-editor screen: one entity's fields (given by the screen),
+// checked with the entity's zod schema from packages/domain before anything is sent, each
+// problem shown under its field in the user's language (form-issues.ts). Create mode for a new
+// object (id -1, Traccar's convention), edit mode otherwise. While saving every field and both
+// buttons are disabled and the dialog cannot be closed; a refusal shows the server's message
+// and keeps what was typed.
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Button, Group, Modal } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { formErrors, type FormErrors, type FormSchema } from './form-issues.ts';
+import { saveErrorText } from './save-error.ts';
+import { NEW_ID, type Entity } from './use-collection.ts';
+
+/** Mantine's default error red is too light for small text on white (WCAG AA). */
+const ERROR_PROPS = { style: { color: '#b42318' } };
+
+export interface EditorForm<V> {
+  values: V;
+  set<K extends keyof V>(field: K, value: V[K]): void;
+  error(field: string): string | undefined;
+  /** Props of a Mantine text input bound to a text field. */
+  text(field: keyof V & string): {
+    value: string;
+    onChange(e: { currentTarget: { value: string } }): void;
+    error: string | undefined;
+    errorProps: typeof ERROR_PROPS;
+  };
+}
+
+export interface EditorDialogProps<V extends Entity, Out> {
+  opened: boolean;
+  /** The object being edited, or a new one with id -1. */
+  initial: V;
+  schema: FormSchema<Out>;
+  /** Create / edit titles (the screen knows the kind of object). */
+  title: { create: string; edit: string };
+  /** Sends the object; a rejection is shown in the dialog. */
+  onSave(values: V, parsed: Out): Promise<unknown>;
+  onClose(): void;
+  children(form: EditorForm<V>): ReactNode;
+}
+
+export const isNew = (entity: Entity) => entity.id === NEW_ID || entity.id <= 0;
+
+function EditorBody<V extends Entity, Out>({ initial, schema, onSave, onClose, children, busy, setBusy }: Omit<EditorDialogProps<V, Out>, 'opened' | 'title'> & {
+  busy: boolean;
+  setBusy(busy: boolean): void;
+}) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<V>(initial);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const set = <K extends keyof V>(field: K, value: V[K]) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    // A corrected field stops showing its old message.
+    setErrors((e) => {
+      if (!(String(field) in e)) return e;
+      const { [String(field)]: _gone, ...rest } = e;
+      return rest;
+    });
+  };
+  const form: EditorForm<V> = {
+    values,
+    set,
+    error: (field) => errors[field],
+    text: (field) => ({
+      value: values[field] === null || values[field] === undefined ? '' : String(values[field]),
+      onChange: (e) => set(field, e.currentTarget.value as V[typeof field]),
+      error: errors[field],
+      errorProps: ERROR_PROPS,
+    }),
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFailure(null);
+    const result = schema.safeParse(values);
+    if (!result.success) {
+      const found = formErrors(result.error.issues, t);
+      setErrors(found);
+      setFailure(found[''] ?? t('collection.checkForm'));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await onSave(values, result.data);
+      onClose();
+    } catch (err) {
+      setFailure(saveErrorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <fieldset disabled={busy} className="cl-fieldset">{children(form)}</fieldset>
+      {failure && <Alert color="red" role="alert" mt="sm" data-testid="editor-failure">{failure}</Alert>}
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onClose} disabled={busy}>{t('collection.cancel')}</Button>
+        <Button type="submit" loading={busy}>{t('collection.save')}</Button>
+      </Group>
+    </form>
+  );
+}
+
+export function EditorDialog<V extends Entity, Out>({ opened, title, ...body }: EditorDialogProps<V, Out>) {
+  const { t } = useTranslation();
+  const mobile = useMediaQuery('(max-width: 768px)');
+  const [busy, setBusy] = useState(false);
+  const close = () => {
+    if (!busy) body.onClose();
+  };
+  return (
+    <Modal opened={opened} onClose={close} size="lg" fullScreen={mobile} zIndex={300} closeOnEscape={!busy} closeOnClickOutside={!busy}
+      closeButtonProps={{ 'aria-label': t('collection.close'), disabled: busy }} title={isNew(body.initial) ? title.create : title.edit}>
+      {/* Keyed by the object, so opening another one starts from its own values. */}
+      {opened && <EditorBody key={body.initial.id} {...body} busy={busy} setBusy={setBusy} />}
+    </Modal>
+  );
+}
