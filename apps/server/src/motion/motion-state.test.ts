@@ -141,6 +141,28 @@ describe('new logic', () => {
     expect(replay.map((c) => [c.moving, sec(t, c.at) / 60, sec(t, c.by) / 60])).toEqual([[true, 0, 0], [false, 4, 4], [true, 8, 10]]);
   });
 
+  it('a window that keeps compact copies of its positions decides exactly as one keeping the positions', () => {
+    const tracks = [
+      new Track().add().park(600).drive(600, 10).park(900),
+      new Track().add().park(300).drive(300, 10).park(120).drive(300, 10).park(600),
+      new Track().add().park(600).gap(7200, 50_000).park(600),
+      creep(),
+    ];
+    for (const t of tracks) {
+      const copies = new Set<P>();
+      const compact = (p: P): P => {
+        const c = { ...p, attributes: { totalDistance: p.attributes.totalDistance, motion: p.attributes.motion } };
+        copies.add(c);
+        return c;
+      };
+      const out: Change[] = [];
+      const m = createMotionMachine<P>(cfg, (moving, at, by, closedMax) => out.push({ moving, at: at.id, by: by.id, closedMax }), { compact });
+      for (const p of t.points) m.push(p);
+      expect(out).toEqual(run(cfg, t.points));
+      expect(copies.size).toBeGreaterThan(0);
+    }
+  });
+
   it('ignores GPS jitter while parked', () => {
     const t = new Track().add().park(3600, 10, 60);
     expect(run(cfg, t.points)).toHaveLength(1);

@@ -158,7 +158,7 @@ export interface MotionMachine<P extends MotionPoint> {
   prime(moving: boolean, start: P, by: P, maxSpeed: number, window: readonly P[]): void;
 }
 
-export interface MotionMachineOptions {
+export interface MotionMachineOptions<P extends MotionPoint = MotionPoint> {
   /**
    * The state the first position starts in. Unset: that position's own `motion` (a report
    * replay, Traccar's slow report). The live machine of a device never seen before starts
@@ -166,13 +166,22 @@ export interface MotionMachineOptions {
    * moving raises deviceMoving once it has really gone somewhere, instead of being assumed moving.
    */
   initialMoving?: boolean;
+  /**
+   * New logic: a smaller stand-in for a window position, or null while it cannot have one yet.
+   * The window holds every position of the last minDuration (180 s: 36 per device at one report
+   * every 5 s, 180 at one a second), so the live machine keeps a compact copy of each once it is
+   * stored instead of the whole position. The copy must keep what a change dated at it needs
+   * (fix time, place, speed, and what segments read from its attributes and address).
+   */
+  compact?: (p: P) => P | null;
 }
 
 export function createMotionMachine<P extends MotionPoint>(
-  config: MotionConfig, onChange: MotionChange<P>, options: MotionMachineOptions = {},
+  config: MotionConfig, onChange: MotionChange<P>, options: MotionMachineOptions<P> = {},
 ): MotionMachine<P> {
   const initial = options.initialMoving ?? null;
-  return config.newLogic ? new NewLogic<P>(config, onChange, initial) : new OldLogic<P>(config, onChange, initial);
+  const compact = options.compact ?? null;
+  return config.newLogic ? new NewLogic<P>(config, onChange, initial, compact) : new OldLogic<P>(config, onChange, initial);
 }
 
 const distanceOf = (a: MotionPoint, b: MotionPoint) => haversineMeters(a.latitude, a.longitude, b.latitude, b.longitude);
@@ -213,6 +222,7 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
     readonly config: MotionConfig,
     private readonly onChange: MotionChange<P>,
     private readonly initialMoving: boolean | null,
+    private readonly compact: ((p: P) => P | null) | null = null,
   ) {
     // metres per ms
     this.minAverageSpeed = config.minDuration > 0 ? config.minDistance / config.minDuration : 0;
@@ -319,6 +329,22 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
     this.decide(p, prev);
     this.trim(p);
     this.updateSettled(p);
+    if (this.compact) this.compactWindow();
+  }
+
+  /** Seq of the newest window entry already compacted (entries are compacted oldest first). */
+  private compactedSeq = 0;
+
+  /** Replaces stored window positions (all but the newest) by their compact copies. */
+  private compactWindow(): void {
+    for (let i = 0; i < this.size - 1; i++) {
+      const seq = this.seqAt(i);
+      if (seq <= this.compactedSeq) continue;
+      const small = this.compact!(this.at(i));
+      if (small === null) return;
+      this.buf[(this.head + i) % this.buf.length] = small;
+      this.compactedSeq = seq;
+    }
   }
 
   /** The state change `p` makes, judged against the window before it (p is its newest entry). */

@@ -42,6 +42,25 @@ export function segmentOptions(config: MotionConfig, deviceAttributes: Record<st
   return { ignoreOdometer: config.ignoreOdometer, fuelCapacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null };
 }
 
+/** Attributes a segment or the machine reads from a position (segments.ts, motion-state.ts). */
+const WINDOW_ATTRIBUTES = ['motion', 'ignition', 'distance', 'totalDistance', 'odometer', 'hours', 'fuelUsed', 'fuel', 'fuelLevel', 'driverUniqueId'];
+
+/**
+ * The copy of a stored position the machine's window keeps (null until the writer stored it:
+ * a change dated at it must still find it in the flush by identity). Memory per device stays
+ * small however often the device reports.
+ */
+export function compactDraft(p: PositionDraft): PositionDraft | null {
+  if (p.id === null) return null;
+  const attributes: Record<string, unknown> = {};
+  for (const key of WINDOW_ATTRIBUTES) if (p.attributes[key] !== undefined) attributes[key] = p.attributes[key];
+  return {
+    id: p.id, deviceId: p.deviceId, protocol: p.protocol, serverTime: p.serverTime, deviceTime: p.deviceTime, fixTime: p.fixTime,
+    outdated: p.outdated, valid: p.valid, latitude: p.latitude, longitude: p.longitude, altitude: p.altitude, speed: p.speed,
+    course: p.course, accuracy: p.accuracy, network: null, attributes, address: p.address, geofenceIds: null,
+  };
+}
+
 const LATE_OPTIONS: SegmentOptions = { ignoreOdometer: false, fuelCapacity: null };
 
 class DeviceMotion {
@@ -78,7 +97,7 @@ class DeviceMotion {
         });
       },
       // A device heard for the first time starts stopped at that position (Traccar's device state).
-      { initialMoving: false },
+      { initialMoving: false, compact: compactDraft },
     );
   }
 

@@ -117,7 +117,7 @@ export class SegmentMachine<P extends SegmentPoint> {
     config: MotionConfig,
     private readonly onSegment: (segment: Segment<P>) => void,
     private readonly onChange?: (moving: boolean, at: P, by: P, closed: boolean) => void,
-    machineOptions: MotionMachineOptions = {},
+    machineOptions: MotionMachineOptions<P> = {},
   ) {
     this.machine = createMotionMachine<P>(config, (moving, at, by, closedMax) => {
       const start = this.openStart;
