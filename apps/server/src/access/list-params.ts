@@ -3,6 +3,7 @@
 // clear message on bad input, plus the keyword filter every list applies the same way.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { badRequest, notFound } from '../http/errors.ts';
+import { parseIsoInstant } from '../http/json.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -10,6 +11,20 @@ export type Query = Record<string, string | string[] | undefined>;
 export function single(query: Query, name: string): string | undefined {
   const value = query[name];
   return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+/**
+ * A period bound (`from` / `to`) as an ISO instant with an offset; missing or malformed → 400
+ * naming it and saying what `subject` (reports, statistics) needs.
+ */
+export function isoBound(query: Query, name: 'from' | 'to', subject: string): number {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') {
+    throw badRequest(`Missing ${name} - ${subject} need from and to as ISO dates with an offset, like 2024-05-01T10:00:00Z`);
+  }
+  const ms = parseIsoInstant(raw);
+  if (ms === null) throw badRequest(`Invalid ${name} "${raw.slice(0, 40)}" - an ISO date with an offset is expected, like 2024-05-01T10:00:00Z`);
+  return ms;
 }
 
 /** Every value of a repeatable parameter. */

@@ -335,11 +335,16 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
   /** Seq of the newest window entry already compacted (entries are compacted oldest first). */
   private compactedSeq = 0;
 
-  /** Replaces stored window positions (all but the newest) by their compact copies. */
+  /**
+   * Replaces stored window positions (all but the newest) by their compact copies. The compacted
+   * ones are a prefix of the window and sequence numbers follow each other, so the walk starts at
+   * the first one not compacted: a push costs the positions stored since the last one, not the
+   * whole window.
+   */
   private compactWindow(): void {
-    for (let i = 0; i < this.size - 1; i++) {
+    if (this.size === 0) return;
+    for (let i = Math.max(0, this.compactedSeq - this.seqAt(0) + 1); i < this.size - 1; i++) {
       const seq = this.seqAt(i);
-      if (seq <= this.compactedSeq) continue;
       const small = this.compact!(this.at(i));
       if (small === null) return;
       this.buf[(this.head + i) % this.buf.length] = small;

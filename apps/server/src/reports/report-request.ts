@@ -15,8 +15,8 @@ import type { UserRow } from '../users/user-json.ts';
 import { requireUser } from '../auth/authenticate.ts';
 import { getServerRow } from '../server-info/server-repo.ts';
 import { badRequest, forbidden } from '../http/errors.ts';
-import { parseAttributes, parseIsoInstant } from '../http/json.ts';
-import { idsParam, single, type Query } from '../access/list-params.ts';
+import { parseAttributes } from '../http/json.ts';
+import { idsParam, isoBound, single, type Query } from '../access/list-params.ts';
 import { CONFIG_KEY_DEFAULTS } from '../events/config-keys.ts';
 import { asNumber, type AttributeLookup } from '../events/attribute-lookup.ts';
 import { deviceIdsInGroups, devicesByIds, type ReportDevice } from './reports-repo.ts';
@@ -56,15 +56,7 @@ export interface ReportRequest extends ReportParams {
 }
 
 /** Parses an ISO instant parameter; missing or malformed → 400 naming it. */
-export function periodBound(query: Query, name: 'from' | 'to'): number {
-  const raw = single(query, name);
-  if (raw === undefined || raw.trim() === '') {
-    throw badRequest(`Missing ${name} - reports need from and to as ISO dates with an offset, like 2024-05-01T10:00:00Z`);
-  }
-  const ms = parseIsoInstant(raw);
-  if (ms === null) throw badRequest(`Invalid ${name} "${raw.slice(0, 40)}" - an ISO date with an offset is expected, like 2024-05-01T10:00:00Z`);
-  return ms;
-}
+export const periodBound = (query: Query, name: 'from' | 'to'): number => isoBound(query, name, 'reports');
 
 export function parsePeriod(query: Query): { from: number; to: number } {
   const from = periodBound(query, 'from');
