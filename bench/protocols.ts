@@ -1,8 +1,9 @@
 // Device protocols: 5,000 tracker connections (GT06, Teltonika, H02, Suntech), sustained and saturated positions/s, frame → socket p99, server RSS, acks lost.
 //
 // 1. Seeds a fresh SQLite database with the devices (a quarter per protocol) and starts the
-//    real server (apps/server/src/main.ts, demo off, the four protocol ports on free ports) as
-//    a child process, so its RSS and CPU are its own (/proc/<pid>/status and stat).
+//    real server as `npm run serve` does (package.json's node command, its flags included; demo
+//    off, the four protocol ports on free ports, nothing else in its environment but PATH and
+//    HOME) as a child process, so its RSS and CPU are its own (/proc/<pid>/status and stat).
 // 2. Forks --clients load generators (bench/lib/protocols-load.ts, the simulator's trackers and
 //    encoders) that open the --connections TCP connections, and opens a socket on /api/socket
 //    as admin that sees every position pushed.
@@ -61,6 +62,18 @@ const TARGET = { rssMb: 300, p99Ms: 250, gt06Rate: 10_000 };
 const SATURATED = { p99Ms: 1_000, delivered: 0.99 };
 
 const root = path.resolve(import.meta.dirname, '..');
+const SERVE_ARGS = serveArgs();
+
+/**
+ * The node arguments of `npm run serve` (package.json): the server runs as users run it, V8
+ * flags included, under the node running this benchmark.
+ */
+function serveArgs(): string[] {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts;
+  const words = (scripts?.serve ?? '').trim().split(/\s+/);
+  if (words[0] !== 'node' || words.length < 2) throw new Error(`package.json's serve script is no node command: ${scripts?.serve}`);
+  return words.slice(1);
+}
 
 /** Starts `command args` with the open-files limit raised for `files` descriptors. */
 function spawnWithFiles(files: number, command: string, args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
@@ -142,7 +155,7 @@ async function main(): Promise<void> {
   const ports = Object.fromEntries(await Promise.all(SIM_PROTOCOLS.map(async (p) => [p, await freePort()]))) as Record<SimProtocol, number>;
   const files = CONNECTIONS + 1024;
   const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
-  const server = spawnWithFiles(files, process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const server = spawnWithFiles(files, process.execPath, SERVE_ARGS, {
     cwd: root,
     stdio: ['ignore', log, log],
     env: {
@@ -194,7 +207,7 @@ async function run(
 
   console.log(`Rastro protocols benchmark: ${CONNECTIONS} connections (${SIM_PROTOCOLS.map((p) => `${perProtocol.get(p)} ${p}`).join(', ')}), SQLite`);
   console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${loadAverage()}`);
-  console.log(`server pid ${pid}, open files limit ${openFilesLimit(pid)}; ${CLIENTS} load generator process(es)`);
+  console.log(`server: node ${SERVE_ARGS.join(' ')} (npm run serve), pid ${pid}, open files limit ${openFilesLimit(pid)}; ${CLIENTS} load generator process(es)`);
   console.log('(the machine may be shared: figures are noisy)\n');
 
   // Every position the server pushes, by key, with the time it arrived.

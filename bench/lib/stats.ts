@@ -6,10 +6,10 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i]!;
 }
 
-export function summary(values: number[]): { n: number; p50: number; p99: number; max: number } {
+export function summary(values: number[]): { n: number; p50: number; p95: number; p99: number; max: number } {
   const sorted = Float64Array.from(values).sort();
   const arr = Array.from(sorted);
-  return { n: arr.length, p50: percentile(arr, 50), p99: percentile(arr, 99), max: arr.at(-1) ?? Number.NaN };
+  return { n: arr.length, p50: percentile(arr, 50), p95: percentile(arr, 95), p99: percentile(arr, 99), max: arr.at(-1) ?? Number.NaN };
 }
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */

@@ -5,8 +5,14 @@ import { repoRoot } from './env.ts';
 
 type Messages = Record<string, Record<string, string>>;
 
+/** Every namespace file of a language merged (the app merges them the same way, i18n/texts.ts). */
 function load(language: string): Messages {
-  return JSON.parse(fs.readFileSync(path.join(repoRoot, `apps/web/src/i18n/locales/${language}.json`), 'utf8')) as Messages;
+  const folder = path.join(repoRoot, 'apps/web/src/i18n/locales', language);
+  const merged: Messages = {};
+  for (const file of fs.readdirSync(folder).filter((f) => f.endsWith('.json')).sort()) {
+    Object.assign(merged, JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')) as Messages);
+  }
+  return merged;
 }
 
 export const pt = load('pt-BR');

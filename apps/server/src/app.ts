@@ -14,9 +14,13 @@ import { DATABASE_UNAVAILABLE, RETRY_AFTER_SECONDS, isDatabaseUnavailable } from
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { resolveCaller, sendUnauthorized } from './auth/authenticate.ts';
 import { crossSiteGuard } from './auth/origin-check.ts';
+import { registerAudit } from './audit/audit-plugin.ts';
+import { advancedPermissionsGuard } from './access/advanced-perms.ts';
+import { restrictedAccountsGuard } from './access/restricted-accounts.ts';
 import { sessionRoutes } from './auth/session-routes.ts';
 import { passwordRoutes } from './auth/password-routes.ts';
 import { usersRoutes } from './users/users-routes.ts';
+import { usersDeviceCountsRoutes } from './users/users-device-counts.ts';
 import { serverRoutes } from './server-info/server-routes.ts';
 import { devicesRoutes } from './devices/devices-routes.ts';
 import { deviceClockRoutes } from './device-clock/clock-routes.ts';
@@ -34,6 +38,7 @@ import { statisticsRoutes } from './statistics/statistics-routes.ts';
 import { serverStatistics } from './statistics/server-statistics.ts';
 import { entityResourcesRoutes } from './resources/entity-routes.ts';
 import { notificationTypesRoutes } from './notifications/notification-types-routes.ts';
+import { notificationTestRoute } from './notifications/notification-test-route.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -96,6 +101,13 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
     if (req.user) serverStatistics(ctx).request(req.user.id);
   });
 
+  // Spec §6 advanced permission bits, route by route (the table is in access/advanced-perms.ts).
+  app.addHook('preHandler', restrictedAccountsGuard());
+  app.addHook('preHandler', advancedPermissionsGuard(ctx));
+
+  // Audit rows of every login and write (audit/audited-routes.ts), after authentication, before the routes.
+  await registerAudit(app, ctx);
+
   app.options('/api/*', async (_req, reply) => reply.code(204).send());
 
   app.setErrorHandler((error, req, reply) => {
@@ -124,6 +136,7 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   await sessionRoutes(app, ctx);
   await passwordRoutes(app, ctx);
   await usersRoutes(app, ctx);
+  await usersDeviceCountsRoutes(app, ctx);
   await serverRoutes(app, ctx);
   await devicesRoutes(app, ctx);
   await deviceClockRoutes(app, ctx);
@@ -140,6 +153,7 @@ export async function buildApp(ctx: AppContext, logger: boolean | object = false
   await statisticsRoutes(app, ctx);
   await entityResourcesRoutes(app, ctx);
   await notificationTypesRoutes(app);
+  await notificationTestRoute(app, ctx);
 
   await registerWebClient(app, ctx);
   return app;

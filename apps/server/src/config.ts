@@ -51,6 +51,8 @@ export interface Config {
   publicHosts: string[];
   /** Longest life of a login token in days (RASTRO_TOKEN_MAX_DAYS); longer requests are cut to it. */
   tokenMaxDays: number;
+  /** Days audit rows are kept (RASTRO_AUDIT_RETENTION_DAYS); older ones are removed by audit/audit-retention.ts. */
+  auditRetentionDays: number;
   /**
    * Which peers may set X-Forwarded-For (client address for login throttling and logs):
    * `loopback` by default (a reverse proxy on the same host), a comma list of addresses or
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: url(env, 'RASTRO_PUBLIC_URL', ['http:', 'https:']),
     publicHosts: publicHosts(env),
     tokenMaxDays: int(env, 'RASTRO_TOKEN_MAX_DAYS', 365, 1, 3650),
+    auditRetentionDays: int(env, 'RASTRO_AUDIT_RETENTION_DAYS', 365, 1, 36_500),
     trustProxy: trustProxy(env),
     frameAncestors: frameAncestors(env),
     socketKeepaliveMs: int(env, 'RASTRO_SOCKET_KEEPALIVE_MS', 55_000, 50, 3_600_000),

@@ -366,6 +366,8 @@ const TARGETS: Target[] = [
 
   ...(['calendar', 'driver', 'maintenance', 'attribute', 'notification'] as const).flatMap(entityTargets),
   get('/api/notifications/types', fixed('/api/notifications/types'), LIST_KEYS),
+  // Reads no input: whatever the body, a test event to the caller (and a mail when SMTP is set).
+  write('POST', '/api/notifications/test', fixed('/api/notifications/test'), () => hostileBodyText),
 
   get('/api/positions', fixed('/api/positions'), ['id', 'deviceId', 'from', 'to'], reportValues, reportBase),
   get('/api/events/:id', idPath('/api/events', () => 1), LIST_KEYS),

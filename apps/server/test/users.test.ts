@@ -177,8 +177,12 @@ describe.each(backends)('users (%s)', (backend) => {
       await db.insertInto('userDevice').values([{ ownerId: managedA.id, propertyId: device.id }]).execute();
       const byAdmin = await admin.get<User[]>(`/api/users?deviceId=${device.id}`);
       expect(byAdmin.json.map((u) => u.id)).toEqual([managedA.id]);
-      // The manager does not see the device (not linked to it).
-      expect((await managerClient.get(`/api/users?deviceId=${device.id}`)).status).toBe(400);
+      // The manager sees the device through Amy, a user of its tree (issue 13: a manager sees its whole tree's devices).
+      expect((await managerClient.get<User[]>(`/api/users?deviceId=${device.id}`)).json.map((u) => u.id)).toEqual([managedA.id]);
+      // Not a device no one of its tree is linked to.
+      await sql`INSERT INTO devices (name, "uniqueId") VALUES ('Other car', 'users-test-car-2')`.execute(db);
+      const other = await db.selectFrom('devices').select('id').where('uniqueId', '=', 'users-test-car-2').executeTakeFirstOrThrow();
+      expect((await managerClient.get(`/api/users?deviceId=${other.id}`)).status).toBe(400);
       await db.insertInto('userDevice').values([{ ownerId: manager.id, propertyId: device.id }]).execute();
       const byManager = await managerClient.get<User[]>(`/api/users?deviceId=${device.id}`);
       expect(byManager.json.map((u) => u.id).sort()).toEqual([manager.id, managedA.id].sort());
@@ -200,9 +204,10 @@ describe.each(backends)('users (%s)', (backend) => {
       const ok = await managerClient.put<User>(`/api/users/${managedA.id}`, { ...managedA, readonly: true, disableReports: true });
       expect(ok.status, ok.text).toBe(200);
       expect(ok.json).toMatchObject({ readonly: true, disableReports: true });
+      // Its own limit (2) is used up by its two users: nothing is left to give (issue 13: limits within its own).
       const limit = await managerClient.put(`/api/users/${managedA.id}`, { ...ok.json, userLimit: 5 });
       expect(limit.status).toBe(400);
-      expect(deriveErrorCode(limit.text)).toBe('ADMINISTRATOR_ACCESS_REQUIRED');
+      expect(deriveErrorCode(limit.text)).toBe('LIMIT_ABOVE_YOUR_OWN');
       expect((await managerClient.put(`/api/users/${managedA.id}`, { ...ok.json, administrator: true })).status).toBe(400);
 
       // A manager with an expiration cannot give a later one (or none).

@@ -19,7 +19,8 @@ describe.each(backends)('visibility matrix (%s)', (backend) => {
 
   /** What each role must see, by device / group key. */
   const expected: Record<string, { devices: string[]; groups: string[] }> = {
-    manager: { devices: ['dM'], groups: [] },
+    // A manager also sees what the users of its tree see (issue 13): user A is his.
+    manager: { devices: ['dM', 'dA', 'dG1', 'dG2', 'dG3'], groups: ['G1', 'G2', 'G3'] },
     userA: { devices: ['dA', 'dG1', 'dG2', 'dG3'], groups: ['G1', 'G2', 'G3'] },
     userB: { devices: ['dB'], groups: [] },
     // Linked to G3: G3 and its child G4 (the 4th level from G1 is only 2nd from G3).
@@ -179,8 +180,8 @@ describe.each(backends)('visibility matrix (%s)', (backend) => {
     }
     const audience = async (key: string) => [...(await visibility.usersOfDevice(devices[key]!.id))].sort((a, b) => a - b);
     const ids = (...roles: string[]) => [1, ...roles.map((r) => users[r]!.id)].sort((a, b) => a - b);
-    expect(await audience('dG1')).toEqual(ids('userA'));
-    expect(await audience('dG3')).toEqual(ids('userA', 'readonly'));
+    expect(await audience('dG1')).toEqual(ids('userA', 'manager'));
+    expect(await audience('dG3')).toEqual(ids('userA', 'manager', 'readonly'));
     expect(await audience('dG4')).toEqual(ids('readonly'));
     expect(await audience('dM')).toEqual(ids('manager'));
     expect(await audience('dX')).toEqual(ids());

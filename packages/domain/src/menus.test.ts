@@ -147,14 +147,22 @@ describe('user menu (spec §2, §6)', () => {
     expect(others).toEqual([]);
   });
 
-  it('reseller: plus, and administrator or an explicit reseller bit', () => {
+  it('reseller: plus, and administrator or the tarkan.reseller attribute', () => {
+    const reseller: MenuUser = { ...regular, userLimit: -1, attributes: { 'tarkan.reseller': true } };
     expect(has(adminUser, plus, 'reseller')).toBe(true);
     expect(has(adminUser, basic, 'reseller')).toBe(false);
     expect(has(regular, basic, 'reseller')).toBe(false);
     expect(has(regular, plus, 'reseller')).toBe(false);
-    expect(has(withBits(PERMISSION_BITS.reseller), plusPerms, 'reseller')).toBe(true);
-    expect(has(withBits(PERMISSION_BITS.reseller), plus, 'reseller')).toBe(false);
-    expect(isReseller({ user: withBits(PERMISSION_BITS.subReseller), server: plusPerms } as MenuContext)).toBe(false);
+    expect(has(reseller, plus, 'reseller')).toBe(true);
+    expect(has(reseller, plusPerms, 'reseller')).toBe(true);
+    expect(has(reseller, basic, 'reseller')).toBe(false);
+    // Only a real true counts; the sub-reseller flag alone is not a reseller.
+    expect(has({ ...reseller, attributes: { 'tarkan.reseller': 'true' } }, plus, 'reseller')).toBe(false);
+    expect(isReseller({ user: { ...regular, attributes: { 'tarkan.subReseller': true } }, server: plus } as MenuContext)).toBe(false);
+    // The old advanced bits 104/105 grant nothing.
+    expect(has(withBits(PERMISSION_BITS.reseller, PERMISSION_BITS.subReseller), plusPerms, 'reseller')).toBe(false);
+    // Shared users and QR drivers never, even flagged.
+    expect(has({ ...shared, attributes: { isShared: true, 'tarkan.reseller': true } }, plus, 'reseller')).toBe(false);
   });
 
   it('gives a regular user on a basic server every bit-based entry but no admin or billing ones', () => {

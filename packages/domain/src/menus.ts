@@ -1,7 +1,8 @@
 // Which menu entries a signed-in person gets (spec §2 "Menus", §6). The one place that
 // decides it: the shell draws whatever these functions return (and hides entries whose
 // screen does not exist yet), so every rule here has a unit test.
-import { decodeAdvancedPerms, hasPermission, isQrDriver, isSharedUser, PERMISSION_BITS, type PermissionServer } from './permissions.ts';
+import { hasPermission, isQrDriver, isSharedUser, PERMISSION_BITS, type PermissionServer } from './permissions.ts';
+import { isResellerUser } from './resellers.ts';
 
 export interface MenuUser {
   administrator?: boolean;
@@ -81,15 +82,13 @@ export function canManageUsers({ user, server }: MenuContext): boolean {
 }
 
 /**
- * Resellers are a plus feature granted explicitly: administrators, or a user whose advanced
- * permissions (in effect on this server) carry the reseller bit. Unlike the area bits it is
- * never granted by default (no plus licence, or no flags, does not make anyone a reseller).
+ * Resellers are a plus feature granted explicitly: administrators, or a user flagged with the
+ * `tarkan.reseller` attribute (resellers.ts). Nothing grants it by default: no plus licence, or
+ * no flag, makes no one a reseller, and advanced permission bits play no part.
  */
 export function isReseller({ user, server }: MenuContext): boolean {
   if (!server.plus || isRestricted(user)) return false;
-  if (user.administrator) return true;
-  if (!truthy(server.attributes?.['tarkan.enableAdvancedPerms'])) return false;
-  return decodeAdvancedPerms(user.attributes?.['tarkan.advancedPerms'])?.[PERMISSION_BITS.reseller] === true;
+  return user.administrator === true || isResellerUser(user);
 }
 
 type Rule = (ctx: MenuContext) => boolean;

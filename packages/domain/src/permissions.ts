@@ -61,6 +61,8 @@ export const PERMISSION_BITS = {
   maintenanceCreate: 97,
   maintenanceEdit: 98,
   maintenanceDelete: 99,
+  // Tarkan 1.7.0's (disabled) reseller bits, kept so stored flags decode the same; resellers
+  // are user attributes here (resellers.ts) and these bits grant nothing.
   reseller: 104,
   subReseller: 105,
 } as const;

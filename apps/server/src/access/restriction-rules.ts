@@ -2,7 +2,7 @@
 // expiration; the user who set that restriction is recorded (restrictions-repo.ts). Whoever
 // that decision binds may keep it or make it stricter, but not lift it: re-enable, remove the
 // expiration or move it later. It binds everyone but administrators and the setter themself
-// when the setter was an administrator or the caller's own manager; a restriction whose setter
+// when the setter was an administrator or a manager above the caller; a restriction whose setter
 // is unknown (set before this was recorded, or by a user since deleted) binds every
 // non-administrator. Pure functions: users and devices apply them with their own texts.
 import type { ApiError } from '../http/errors.ts';
@@ -17,7 +17,7 @@ export interface RestrictionState {
 export interface Setter {
   id: number;
   administrator: boolean;
-  /** The setter manages the caller (a `userUser` link from the setter to the caller). */
+  /** The setter manages the caller: the caller is in the setter's user tree (user-tree.ts), at any depth. */
   managesCaller: boolean;
 }
 

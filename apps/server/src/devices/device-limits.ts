@@ -3,6 +3,8 @@
 // USER_DEVICE_LIMIT_REACHED text so the client shows the same message whichever limit was hit:
 // - the server: the operator's RASTRO_DEVICE_LIMIT and the server attribute tarkan.deviceLimit
 //   (the lower one applies), over every device of the server;
+// - the deviceLimit of every manager above the creating user in the user tree, counting the
+//   devices its whole tree sees (access/tree-limits.ts: limits add up down the tree);
 // - the creating user's own deviceLimit (-1 = none, 0 = no device allowed, N = at most N
 //   visible devices); administrators are exempt.
 // Lazily deleted devices count for nobody. Limits are read under the lock, so a change made
@@ -14,6 +16,7 @@ import { forbidden } from '../http/errors.ts';
 import { parseAttributes } from '../http/json.ts';
 import { countVisibleDevices } from '../access/visibility.ts';
 import { lockServerRow, lockUserRow, type LimitScope } from '../access/limit-scopes.ts';
+import { treeDeviceScopes } from '../access/tree-limits.ts';
 import { DevicesRepo } from './devices-repo.ts';
 
 const refusal = () => forbidden(SERVER_ERROR_TEXTS.deviceLimit);
@@ -46,5 +49,5 @@ export function deviceLimitScopes(ctx: AppContext, user: UserRow): LimitScope[] 
     count: (trx) => countVisibleDevices(trx, user.id),
     refusal,
   };
-  return [server, own];
+  return [server, treeDeviceScopes(user.id), own];
 }

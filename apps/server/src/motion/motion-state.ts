@@ -45,9 +45,11 @@
 //                                          it (the newest older one included); `maxSpeed` = max
 //                                          speed from `start` to `by`.
 //
-// Allocation: push() allocates nothing in the steady state (the window is a ring buffer of
-// references to the caller's objects, which are kept as they are).
+// Allocation: push() allocates nothing in the steady state (the window is a ring of numbers
+// with the caller's objects beside them, motion-window.ts; only a change dated at a packed
+// entry makes an object).
 import { haversineMeters } from '../processing/haversine.ts';
+import { MotionWindow, type WindowFix } from './motion-window.ts';
 
 /** What the machine reads from a position. */
 export interface MotionPoint {
@@ -167,21 +169,22 @@ export interface MotionMachineOptions<P extends MotionPoint = MotionPoint> {
    */
   initialMoving?: boolean;
   /**
-   * New logic: a smaller stand-in for a window position, or null while it cannot have one yet.
-   * The window holds every position of the last minDuration (180 s: 36 per device at one report
-   * every 5 s, 180 at one a second), so the live machine keeps a compact copy of each once it is
-   * stored instead of the whole position. The copy must keep what a change dated at it needs
-   * (fix time, place, speed, and what segments read from its attributes and address).
+   * New logic: pack the window entries the writer has stored (motion-window.ts). The window
+   * holds every position of the last minDuration (180 s: 36 per device at one report every 5 s,
+   * 180 at one a second, thousands from a tracker emptying its buffer), so the live machine keeps
+   * numbers instead of the positions once they are stored; a change dated at a packed entry gets
+   * a WindowFix (what a segment or event dated at it reads), hence only where P admits one.
    */
-  compact?: (p: P) => P | null;
+  compactStored?: [WindowFix] extends [P] ? boolean : never;
 }
 
 export function createMotionMachine<P extends MotionPoint>(
   config: MotionConfig, onChange: MotionChange<P>, options: MotionMachineOptions<P> = {},
 ): MotionMachine<P> {
   const initial = options.initialMoving ?? null;
-  const compact = options.compact ?? null;
-  return config.newLogic ? new NewLogic<P>(config, onChange, initial, compact) : new OldLogic<P>(config, onChange, initial);
+  return config.newLogic
+    ? new NewLogic<P>(config, onChange, initial, options.compactStored === true)
+    : new OldLogic<P>(config, onChange, initial);
 }
 
 const distanceOf = (a: MotionPoint, b: MotionPoint) => haversineMeters(a.latitude, a.longitude, b.latitude, b.longitude);
@@ -206,12 +209,7 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
   last: P | null = null;
   settled = false;
   private changed = false;
-  // Ring buffer: positions and the sequence number each got when pushed.
-  private buf: Array<P | undefined> = new Array<P | undefined>(64);
-  private seqs = new Float64Array(64);
-  private head = 0;
-  private size = 0;
-  private seq = 0;
+  private readonly window = new MotionWindow<P>();
   /** Sequence number of openStart. */
   private startSeq = 0;
   /** Max speed of open-segment positions that already left the window. */
@@ -222,38 +220,21 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
     readonly config: MotionConfig,
     private readonly onChange: MotionChange<P>,
     private readonly initialMoving: boolean | null,
-    private readonly compact: ((p: P) => P | null) | null = null,
+    private readonly compactStored: boolean,
   ) {
     // metres per ms
     this.minAverageSpeed = config.minDuration > 0 ? config.minDistance / config.minDuration : 0;
   }
 
+  /** Window entry `i` as a position (a packed one is a WindowFix, which P admits when compactStored is set). */
   private at(i: number): P {
-    return this.buf[(this.head + i) % this.buf.length]!;
+    return this.window.point(i) as P;
   }
 
-  private seqAt(i: number): number {
-    return this.seqs[(this.head + i) % this.buf.length]!;
-  }
-
-  /** Appends `p` to the window (trimmed afterwards: the check of `p` sees the window as it was after the previous position). */
-  private append(p: P): void {
-    if (this.size === this.buf.length) {
-      const cap = this.buf.length * 2;
-      const buf = new Array<P | undefined>(cap);
-      const seqs = new Float64Array(cap);
-      for (let i = 0; i < this.size; i++) {
-        buf[i] = this.at(i);
-        seqs[i] = this.seqAt(i);
-      }
-      this.buf = buf;
-      this.seqs = seqs;
-      this.head = 0;
-    }
-    const k = (this.head + this.size) % this.buf.length;
-    this.buf[k] = p;
-    this.seqs[k] = ++this.seq;
-    this.size++;
+  /** Metres from window entry `i` to `p`. */
+  private distanceTo(i: number, p: MotionPoint): number {
+    const w = this.window;
+    return haversineMeters(w.latitude(i), w.longitude(i), p.latitude, p.longitude);
   }
 
   /**
@@ -263,49 +244,47 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
    * would (a drive ends when Traccar says it does, and a slow crawl keeps moving).
    */
   private trim(p: P): void {
+    const w = this.window;
     const threshold = p.fixTime - this.config.minDuration;
-    while (this.size >= 2 && this.at(1).fixTime <= threshold) {
-      const k0 = this.head;
-      const old = this.buf[k0]!;
-      if (this.seqs[k0]! >= this.startSeq && old.speed > this.maxBefore) this.maxBefore = old.speed;
-      this.buf[k0] = undefined;
-      this.head = (this.head + 1) % this.buf.length;
-      this.size--;
-    }
+    if (w.size < 2 || w.fixTime(1) > threshold) return;
+    do {
+      if (w.seqAt(0) >= this.startSeq) {
+        const s = w.speed(0);
+        if (s > this.maxBefore) this.maxBefore = s;
+      }
+      w.dropOldest();
+    } while (w.size >= 2 && w.fixTime(1) <= threshold);
+    w.shrink();
   }
 
   private add(p: P): void {
-    this.append(p);
+    this.window.append(p);
     this.trim(p);
   }
 
   openMaxSpeed(): number {
+    const w = this.window;
     let max = this.maxBefore;
-    for (let i = 0; i < this.size; i++) {
-      if (this.seqAt(i) >= this.startSeq) {
-        const s = this.at(i).speed;
-        if (s > max) max = s;
-      }
+    for (let i = Math.max(0, this.startSeq - w.seqAt(0)); i < w.size; i++) {
+      const s = w.speed(i);
+      if (s > max) max = s;
     }
     return max;
   }
 
   /** Switches state at window index `i`. */
   private change(moving: boolean, i: number, by: P): void {
-    const atSeq = this.seqAt(i);
+    const w = this.window;
     let closed = this.maxBefore;
-    for (let j = 0; j < this.size; j++) {
-      const s = this.seqAt(j);
-      if (s >= this.startSeq && s <= atSeq) {
-        const v = this.at(j).speed;
-        if (v > closed) closed = v;
-      }
+    for (let j = Math.max(0, this.startSeq - w.seqAt(0)); j <= i; j++) {
+      const v = w.speed(j);
+      if (v > closed) closed = v;
     }
     const at = this.at(i);
     this.moving = moving;
     this.openStart = at;
     this.openBy = by;
-    this.startSeq = atSeq;
+    this.startSeq = w.seqAt(i);
     this.maxBefore = 0;
     this.changed = true;
     this.updateSettled(by);
@@ -315,47 +294,30 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
   push(p: P): void {
     const prev = this.last;
     this.last = p;
+    const w = this.window;
     if (prev === null) {
       this.add(p);
       this.moving = this.initialMoving ?? motionOf(p);
       this.openStart = p;
       this.openBy = p;
-      this.startSeq = this.seq;
+      this.startSeq = w.lastSeq;
       this.maxBefore = 0;
       this.onChange(this.moving, p, p, -1);
       return;
     }
-    this.append(p);
+    w.append(p);
     this.decide(p, prev);
     this.trim(p);
     this.updateSettled(p);
-    if (this.compact) this.compactWindow();
-  }
-
-  /** Seq of the newest window entry already compacted (entries are compacted oldest first). */
-  private compactedSeq = 0;
-
-  /**
-   * Replaces stored window positions (all but the newest) by their compact copies. The compacted
-   * ones are a prefix of the window and sequence numbers follow each other, so the walk starts at
-   * the first one not compacted: a push costs the positions stored since the last one, not the
-   * whole window.
-   */
-  private compactWindow(): void {
-    if (this.size === 0) return;
-    for (let i = Math.max(0, this.compactedSeq - this.seqAt(0) + 1); i < this.size - 1; i++) {
-      const seq = this.seqAt(i);
-      const small = this.compact!(this.at(i));
-      if (small === null) return;
-      this.buf[(this.head + i) % this.buf.length] = small;
-      this.compactedSeq = seq;
-    }
+    // All but the newest (the next push reads it as `prev`): positions stored since the last push.
+    if (this.compactStored) w.pack(w.size - 1);
   }
 
   /** The state change `p` makes, judged against the window before it (p is its newest entry). */
   private decide(p: P, prev: P): void {
     const c = this.config;
-    const newest = this.size - 1;
+    const w = this.window;
+    const newest = w.size - 1;
     const gap = p.fixTime - prev.fixTime;
     if (gap > c.stopGap) {
       const reported = p.attributes.distance;
@@ -370,23 +332,23 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
     if (this.moving) {
       let still = false;
       for (let i = 0; i < newest; i++) {
-        if (distanceOf(this.at(i), p) >= c.minDistance) {
+        if (this.distanceTo(i, p) >= c.minDistance) {
           still = true;
           break;
         }
       }
-      if (!still && p.fixTime - this.at(0).fixTime >= c.minDuration) this.change(false, newest, p);
+      if (!still && p.fixTime - w.fixTime(0) >= c.minDuration) this.change(false, newest, p);
     } else {
       const anchor = this.openStart!;
       if (distanceOf(anchor, p) >= c.minDistance) {
         let start = newest;
         for (let i = newest - 1; i >= 0; i--) {
-          const w = this.at(i);
-          if (w.fixTime <= anchor.fixTime || this.seqAt(i) <= this.startSeq) break;
+          const t = w.fixTime(i);
+          if (t <= anchor.fixTime || w.seqAt(i) <= this.startSeq) break;
           if (i < newest - 1) {
-            const next = this.at(i + 1);
-            const d = distanceOf(w, next);
-            const dt = next.fixTime - w.fixTime;
+            const next = i + 1;
+            const d = haversineMeters(w.latitude(i), w.longitude(i), w.latitude(next), w.longitude(next));
+            const dt = w.fixTime(next) - t;
             const fast = dt <= 0 ? d > 0 : d / dt > this.minAverageSpeed;
             if (!fast) break;
           }
@@ -398,20 +360,19 @@ class NewLogic<P extends MotionPoint> implements MotionMachine<P> {
   }
 
   private updateSettled(p: P): void {
-    this.settled = this.changed && this.size > 0 && this.at(0).fixTime <= p.fixTime - this.config.minDuration;
+    const w = this.window;
+    this.settled = this.changed && w.size > 0 && w.fixTime(0) <= p.fixTime - this.config.minDuration;
   }
 
   prime(moving: boolean, start: P, by: P, maxSpeed: number, window: readonly P[]): void {
-    this.buf = new Array<P | undefined>(Math.max(64, window.length * 2));
-    this.seqs = new Float64Array(this.buf.length);
-    this.head = 0;
-    this.size = 0;
+    const w = this.window;
+    w.clear();
     this.startSeq = Number.POSITIVE_INFINITY;
-    for (const w of window) this.add(w);
-    if (this.size === 0 || this.at(this.size - 1) !== by) this.add(by);
+    for (const p of window) this.add(p);
+    if (w.size === 0 || !w.holds(w.size - 1, by)) this.add(by);
     // The start is in the window (new logic dates changes inside it); else it is older.
     this.startSeq = 0;
-    for (let i = 0; i < this.size; i++) if (this.at(i) === start) this.startSeq = this.seqAt(i);
+    for (let i = 0; i < w.size; i++) if (w.holds(i, start)) this.startSeq = w.seqAt(i);
     this.maxBefore = this.startSeq === 0 ? maxSpeed : 0;
     this.moving = moving;
     this.openStart = start;

@@ -18,7 +18,7 @@ import type { PositionRow } from '../positions/position-json.ts';
 import { resolveMotionConfig, sameMotionRules, type MotionConfig } from './motion-state.ts';
 import { SegmentMachine, type SegmentOptions } from './segments.ts';
 import { loadPrimeData } from './motion-repo.ts';
-import type { MotionWrite } from './motion-write.ts';
+import type { MotionPosition, MotionWrite } from './motion-write.ts';
 
 /** The keys of the trips state machine and of segment figures. */
 export const MOTION_KEYS = [
@@ -42,29 +42,10 @@ export function segmentOptions(config: MotionConfig, deviceAttributes: Record<st
   return { ignoreOdometer: config.ignoreOdometer, fuelCapacity: Number.isFinite(capacity) && capacity > 0 ? capacity : null };
 }
 
-/** Attributes a segment or the machine reads from a position (segments.ts, motion-state.ts). */
-const WINDOW_ATTRIBUTES = ['motion', 'ignition', 'distance', 'totalDistance', 'odometer', 'hours', 'fuelUsed', 'fuel', 'fuelLevel', 'driverUniqueId'];
-
-/**
- * The copy of a stored position the machine's window keeps (null until the writer stored it:
- * a change dated at it must still find it in the flush by identity). Memory per device stays
- * small however often the device reports.
- */
-export function compactDraft(p: PositionDraft): PositionDraft | null {
-  if (p.id === null) return null;
-  const attributes: Record<string, unknown> = {};
-  for (const key of WINDOW_ATTRIBUTES) if (p.attributes[key] !== undefined) attributes[key] = p.attributes[key];
-  return {
-    id: p.id, deviceId: p.deviceId, protocol: p.protocol, serverTime: p.serverTime, deviceTime: p.deviceTime, fixTime: p.fixTime,
-    outdated: p.outdated, valid: p.valid, latitude: p.latitude, longitude: p.longitude, altitude: p.altitude, speed: p.speed,
-    course: p.course, accuracy: p.accuracy, network: null, attributes, address: p.address, geofenceIds: null,
-  };
-}
-
 const LATE_OPTIONS: SegmentOptions = { ignoreOdometer: false, fuelCapacity: null };
 
 class DeviceMotion {
-  sm: SegmentMachine<PositionDraft>;
+  sm: SegmentMachine<MotionPosition>;
   /** The work whose position is being pushed (outputs go there). */
   private work: Work | null = null;
 
@@ -77,8 +58,8 @@ class DeviceMotion {
     this.sm = this.machine(config);
   }
 
-  machine(config: MotionConfig): SegmentMachine<PositionDraft> {
-    return new SegmentMachine<PositionDraft>(
+  machine(config: MotionConfig): SegmentMachine<MotionPosition> {
+    return new SegmentMachine<MotionPosition>(
       config,
       (segment) => this.output().segments.push(segment),
       (moving, at, by, closed) => {
@@ -97,7 +78,8 @@ class DeviceMotion {
         });
       },
       // A device heard for the first time starts stopped at that position (Traccar's device state).
-      { initialMoving: false, compact: compactDraft },
+      // The window packs the positions once stored: memory per device stays small however often it reports.
+      { initialMoving: false, compactStored: true },
     );
   }
 

@@ -5,13 +5,17 @@ import type { PositionDraft } from '../processing/position-draft.ts';
 import {
   MOTION_STATE_WIDTH, SEGMENT_COLUMNS, SEGMENT_WIDTH, storedPositionRef,
 } from '../processing/writer-protocol.ts';
+import type { WindowFix } from './motion-window.ts';
 import { segmentRecord, type Segment, type SegmentOptions } from './segments.ts';
 
+/** A position the live machine hands out: a draft, or a stored one from its packed window. */
+export type MotionPosition = PositionDraft | WindowFix;
+
 export interface MotionWrite {
-  segments: Array<Segment<PositionDraft>>;
+  segments: Array<Segment<MotionPosition>>;
   options: SegmentOptions;
   /** The machine's state after this position (null: unchanged). */
-  state: { moving: boolean; start: PositionDraft; by: PositionDraft } | null;
+  state: { moving: boolean; start: MotionPosition; by: MotionPosition } | null;
   /** The position came late (older than the device's latest): the machine skipped it; so must replays. */
   late?: boolean;
 }
@@ -24,7 +28,7 @@ interface ItemLike {
  * A position reference for a flush (writer-protocol resolvePositionRef): the item index when
  * the position is in this flush, its id when an earlier flush stored it, -1 when neither.
  */
-export function positionRef(items: readonly ItemLike[], i: number, draft: PositionDraft): number {
+export function positionRef(items: readonly ItemLike[], i: number, draft: { readonly id: number | null }): number {
   if (items[i]!.position === draft) return i;
   if (draft.id !== null) return storedPositionRef(draft.id);
   for (let j = i - 1; j >= 0; j--) if (items[j]!.position === draft) return j;

@@ -1,4 +1,5 @@
 // /api/permissions: link and unlink objects (one or in bulk), and list links (administrators).
+// The advanced permission bits a link needs are checked by access/advanced-perms.ts.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { requireUser } from '../auth/authenticate.ts';
@@ -16,7 +17,7 @@ export async function permissionsRoutes(app: FastifyInstance, ctx: AppContext): 
   async function change(user: Parameters<typeof assertCanWrite>[0], kind: LinkKind, links: Link[], adding: boolean) {
     assertCanWrite(user, await getServerRow(ctx));
     await assertMayChange(ctx, user, kind, links, adding);
-    if (adding) await repo.link(kind.table, links);
+    if (adding) await repo.link(kind.table, links, { checkCapacity: user.administrator !== 1 });
     else await repo.unlink(kind.table, links);
     ctx.changes.publish({ kind: 'permissions' });
   }

@@ -18,8 +18,14 @@ export type SubmitResult =
   /** Stored (committed) — or acknowledged and dropped by a filter (`dropped` says why). */
   | { kind: 'stored' | 'dropped'; entry: DeviceEntry; work: Work };
 
+/** How long shutdown waits for messages in processing steps (a stuck lookup must not hold it). */
+const SETTLE_TIMEOUT_MS = 3_000;
+
 export class Pipeline {
   private readonly queue = new KeyedQueue<number>();
+  /** Messages taken and not yet handed to the writer (shutdown waits for them: `settle`). */
+  private processing = 0;
+  private settled: Array<() => void> = [];
   /** Counters for logs and the benchmark. */
   readonly stats = { received: 0, unknown: 0, dropped: 0 };
 
@@ -41,20 +47,49 @@ export class Pipeline {
     this.writer.admit();
     this.stats.received++;
     serverStatistics(this.ctx).messageReceived();
-    const entry = this.devices.get(message.uniqueId) ?? (await this.devices.find(message.uniqueId));
-    if (!entry || !isUsable(entry, receivedAt)) {
-      this.stats.unknown++;
-      return { kind: 'unknown' };
+    // Counted from here until the writer has the position (shutdown waits for them: `settle`).
+    this.processing++;
+    let taken: { entry: DeviceEntry; processed: Processed } | null;
+    try {
+      taken = await this.take(message, receivedAt);
+    } finally {
+      if (--this.processing === 0) for (const done of this.settled.splice(0)) done();
     }
-    // The queue only holds the processing; waiting for the commit happens outside it, so
-    // the device's next message is processed while this one's flush is pending.
-    const { work, stored } = await this.queue.run(entry.id, () => this.process(entry, message, receivedAt));
+    if (!taken) return { kind: 'unknown' };
+    const { entry, processed: { work, stored } } = taken;
     await stored;
     if (work.dropped) {
       this.stats.dropped++;
       return { kind: 'dropped', entry, work };
     }
     return { kind: 'stored', entry, work };
+  }
+
+  /** The device's lookup and the message's steps, up to handing the position to the writer; null for an unknown device. */
+  private async take(message: DecodedMessage, receivedAt: number): Promise<{ entry: DeviceEntry; processed: Processed } | null> {
+    const entry = this.devices.get(message.uniqueId) ?? (await this.devices.find(message.uniqueId));
+    if (!entry || !isUsable(entry, receivedAt)) {
+      this.stats.unknown++;
+      return null;
+    }
+    // The queue only holds the processing; waiting for the commit happens outside it, so
+    // the device's next message is processed while this one's flush is pending.
+    return { entry, processed: await this.queue.run(entry.id, () => this.process(entry, message, receivedAt)) };
+  }
+
+  /**
+   * Resolves once every message already taken has been handed to the writer (at most
+   * `timeoutMs`): shutdown and restart wait for it before the writer drains, so a position in a
+   * slow step (a lookup, a geocoder) when the ports close is still written.
+   */
+  async settle(timeoutMs = SETTLE_TIMEOUT_MS): Promise<void> {
+    if (this.processing === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const idle = new Promise<void>((resolve) => this.settled.push(resolve));
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([idle, late]);
+    clearTimeout(timer);
+    if (this.processing > 0) this.ctx.log.warn({ processing: this.processing }, 'messages still processing at shutdown were not waited for');
   }
 
   /**

@@ -58,6 +58,9 @@ export async function startProcessing(ctx: AppContext, options: ProcessingOption
   const inactivity = new InactivityMonitor(ctx, devices, writer, events.lookup, events.lookup.config('event.inactivity.checkInterval', 900_000));
   inactivity.start();
   ctx.onClose.push(async () => {
+    // The ports are closed by now (their hooks run first); messages they already took finish
+    // their steps while the steps' services still run, then the writer commits them.
+    await pipeline.settle();
     motion.stop();
     inactivity.stop();
     events.stop();

@@ -4,7 +4,11 @@
 // apart (no per-device entries for them).
 //
 // The map is built from access/visibility.ts when a user's first socket connects and is
-// changed when ctx.changes reports a permission, device, group or user change. The async
+// changed when ctx.changes reports a permission, device, group or user change. A manager's
+// entry holds the devices of its whole user tree (visibility.ts), so a position reaches tree
+// managers through the same per-device look-up as anyone: nothing is recomputed per message.
+// Links between users (and a user's deletion) publish a permission change, which recomputes
+// the tracked users once. The async
 // methods read the database; the socket hub runs them one at a time (see socket-hub.ts), so
 // two computations never interleave their writes into the map.
 import type { Visibility } from '../access/visibility.ts';

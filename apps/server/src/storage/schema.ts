@@ -342,6 +342,36 @@ export interface StatisticsSeenTable {
   protocol: string | null;
 }
 
+/** One audit row (migration 012, audit/): codes and JSON shape in @rastro/domain/audit. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  time: Millis;
+  code: number;
+  userId: number | null;
+  /** The actor's e-mail as it was then (the attempted one for a failed login). */
+  userName: string | null;
+  userIp: string | null;
+  userAgent: string | null;
+  objectType: string | null;
+  objectId: number | null;
+  /** The other side of a link row, or an anchor's geofence. */
+  relatedType: string | null;
+  relatedId: number | null;
+  data: Json | null;
+  old: Json | null;
+  status: number | null;
+}
+
+/**
+ * Every user below a manager at any depth (migration 011): the closure of `userUser`, kept by
+ * triggers on it. `paths` counts the distinct link paths (a user may have several managers).
+ */
+export interface UserTreeTable {
+  ancestorId: number;
+  descendantId: number;
+  paths: number;
+}
+
 export interface Database {
   server: ServerTable;
   users: UserTable;
@@ -356,6 +386,7 @@ export interface Database {
   userDevice: LinkTable;
   userGroup: LinkTable;
   userUser: LinkTable;
+  userTree: UserTreeTable;
   deviceDevice: LinkTable;
   geofences: GeofenceTable;
   commands: CommandTable;
@@ -391,6 +422,7 @@ export interface Database {
   groupNotification: LinkTable;
   statistics: StatisticsTable;
   statisticsSeen: StatisticsSeenTable;
+  auditLog: AuditLogTable;
 }
 
 export type LinkTableName =

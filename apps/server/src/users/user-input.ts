@@ -1,10 +1,11 @@
 // Reads a User JSON body (Traccar's shape) into column values with the domain's user schema.
 // Only fields present in the body are returned, so a PUT keeps what it does not mention; wrong
-// types get a 400 that names the field. `password` is returned apart: it is hashed, never
-// stored as given.
+// types get a 400 that names the field (the reseller attributes too: resellers.ts). `password`
+// is returned apart: it is hashed, never stored as given.
 import type { Updateable } from 'kysely';
 import { MIN_EMAIL, MIN_NAME, MIN_PASSWORD, USER_WRITABLE_FIELDS, userSchema } from '@rastro/domain/schemas/user';
 import { nothingToUpdateText } from '@rastro/domain/schemas/messages';
+import { PRIVILEGE_ATTRIBUTES, userResellerBodySchema } from '@rastro/domain/resellers';
 import type { UserTable } from '../storage/schema.ts';
 import { badRequest } from '../http/errors.ts';
 import { parseWith } from '../http/validate.ts';
@@ -27,8 +28,15 @@ export function parseUserInput(body: unknown): UserInput {
     // Booleans are stored as 0/1; everything else as read.
     (values as Record<string, unknown>)[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
   }
-  if (attributes !== undefined) values.attributes = JSON.stringify(attributes);
+  if (attributes !== undefined) values.attributes = JSON.stringify(parseWith(userResellerBodySchema, { attributes }).attributes);
   return { values, password: password ?? null };
+}
+
+/** Attributes JSON without the privilege attributes (what a self-registered user may not give themselves). */
+export function withoutPrivilegeAttributes(json: string): string {
+  const attributes = JSON.parse(json) as Record<string, unknown>;
+  for (const key of PRIVILEGE_ATTRIBUTES) delete attributes[key];
+  return JSON.stringify(attributes);
 }
 
 /** A PUT body: like `parseUserInput`, refused (400) when it carries no writable field. */

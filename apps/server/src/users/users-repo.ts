@@ -1,23 +1,27 @@
 // Data access for users. Creating a user, and changing a user's login names, run in one
-// transaction with the checks they depend on (login names free, the manager's userLimit), so
-// simultaneous requests cannot pass them together.
+// transaction with the checks they depend on (login names free, the user capacity of the
+// creating manager and of every manager above it), so simultaneous requests cannot pass them
+// together.
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, UserTable } from '../storage/schema.ts';
-import { badRequest, forbidden } from '../http/errors.ts';
-import { enforceLimits, lockServerRow, lockUserRow, type LimitScope } from '../access/limit-scopes.ts';
+import { badRequest } from '../http/errors.ts';
+import { enforceLimits, lockServerRow } from '../access/limit-scopes.ts';
+import { newUserScopes } from '../access/tree-limits.ts';
 import { RestrictionsRepo } from '../access/restrictions-repo.ts';
 import { isUniqueViolation, writeTransaction } from '../storage/write-transaction.ts';
 import type { UserRow } from './user-json.ts';
 import { texts } from './user-rules.ts';
 
 export interface UserListFilter {
-  /** Only users managed by this user (`userUser` links). */
+  /** Only users directly managed by this user (its `userUser` links: Traccar's `userId` parameter). */
   managedBy?: number;
+  /** Only users in this manager's tree, at any depth. */
+  inTreeOf?: number;
   /** Only users directly linked to this device. */
   linkedToDevice?: number;
-  /** Only users this (non-admin) user may see: the ones they manage, and themselves. */
+  /** Only users this (non-admin) user may see: the ones in their tree, and themselves. */
   visibleTo?: number;
   /** Case-insensitive substring of name, e-mail or login. */
   keyword?: string;
@@ -56,15 +60,16 @@ export class UsersRepo {
 
   /**
    * Creates a user whose e-mail and login no one else signs in with; when `managerId` is
-   * given, within that manager's userLimit and linked to them. `restrictedBy` records who set
-   * a restriction (disabled, expiration) the user starts with.
+   * given, within the user capacity of that manager and of every manager above it, and linked
+   * to it (the tree follows the link). `restrictedBy` records who set a restriction (disabled,
+   * expiration) the user starts with.
    */
   createChecked(values: Insertable<UserTable>, managerId: number | null, restrictedBy: number | null): Promise<UserRow> {
     return duplicateAsBadRequest(
       writeTransaction(this.db, async (trx) => {
         // Login names are the server's scope: locked first, like every server-wide scope.
         await lockServerRow(trx);
-        await enforceLimits(trx, managerId === null ? [] : [managedUsersScope(managerId)]);
+        await enforceLimits(trx, managerId === null ? [] : [newUserScopes(managerId)]);
         const repo = new UsersRepo(trx);
         await repo.assertLoginsFree([values.email, values.login], null);
         const row = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
@@ -134,15 +139,6 @@ export class UsersRepo {
     return (await q.executeTakeFirst()) !== undefined;
   }
 
-  async countManaged(managerId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('userUser')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('ownerId', '=', managerId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   async linkManager(managerId: number, userId: number): Promise<void> {
     await this.db
       .insertInto('userUser')
@@ -162,19 +158,6 @@ export class UsersRepo {
   }
 }
 
-/** A manager's users: at most their userLimit (-1 = unlimited; 0 = no longer a manager). */
-function managedUsersScope(managerId: number): LimitScope {
-  return {
-    async lock(trx) {
-      const row = await lockUserRow(trx, managerId);
-      if (!row) return 0;
-      return row.userLimit === -1 ? null : row.userLimit;
-    },
-    count: (trx) => new UsersRepo(trx).countManaged(managerId),
-    refusal: () => forbidden(texts.userLimit),
-  };
-}
-
 /** Two writes racing for one e-mail: the unique index decides, the loser gets the same 400. */
 async function duplicateAsBadRequest<T>(write: Promise<T>): Promise<T> {
   try {
@@ -190,6 +173,10 @@ function narrow<O>(q: SelectQueryBuilder<Database, 'users', O>, filter: UserList
     const managerId = filter.managedBy;
     q = q.where('id', 'in', (eb) => eb.selectFrom('userUser').select('propertyId').where('ownerId', '=', managerId));
   }
+  if (filter.inTreeOf !== undefined) {
+    const managerId = filter.inTreeOf;
+    q = q.where('id', 'in', (eb) => eb.selectFrom('userTree').select('descendantId').where('ancestorId', '=', managerId));
+  }
   if (filter.linkedToDevice !== undefined) {
     const deviceId = filter.linkedToDevice;
     q = q.where('id', 'in', (eb) => eb.selectFrom('userDevice').select('ownerId').where('propertyId', '=', deviceId));
@@ -199,7 +186,7 @@ function narrow<O>(q: SelectQueryBuilder<Database, 'users', O>, filter: UserList
     q = q.where((eb) =>
       eb.or([
         eb('id', '=', viewer),
-        eb('id', 'in', eb.selectFrom('userUser').select('propertyId').where('ownerId', '=', viewer)),
+        eb('id', 'in', eb.selectFrom('userTree').select('descendantId').where('ancestorId', '=', viewer)),
       ]),
     );
   }

@@ -1,8 +1,11 @@
 // /api/users: registration (public POST), the users list with Traccar's parameters, and
 // CRUD with the hierarchy rules of user-rules.ts. Passwords are hashed here and never leave.
+// A manager's list is its whole tree (Traccar: its direct users); `userId=N` stays Traccar's
+// "users N manages directly" (what the related-objects dialog ticks).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Insertable } from 'kysely';
 import { SERVER_ERROR_TEXTS } from '@rastro/domain/errors';
+import { ADVANCED_PERMS_KEY } from '@rastro/domain/resellers';
 import type { AppContext } from '../context.ts';
 import type { UserTable } from '../storage/schema.ts';
 import { accessDenied, forbidden, notFound } from '../http/errors.ts';
@@ -11,12 +14,14 @@ import { assertCanWrite, assertManager } from '../auth/guards.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { passwordChanged } from '../auth/credential-changes.ts';
 import { getServerRow } from '../server-info/server-repo.ts';
+import { parseAttributes } from '../http/json.ts';
 import { userToJson, type UserRow } from './user-json.ts';
-import { canManageUser, isManagerOf } from './user-access.ts';
-import { parseUserChanges, parseUserInput, validateUserFields, type UserValues } from './user-input.ts';
+import { canManageUser } from './user-access.ts';
+import { parseUserChanges, parseUserInput, validateUserFields, withoutPrivilegeAttributes, type UserValues } from './user-input.ts';
 import {
-  assertExpirationWithin, assertMayTouch, assertReadonlyUpdateAllowed, assertUpdateAllowed, texts, userRestrictionChange,
+  assertCreateAllowed, assertMayTouch, assertReadonlyUpdateAllowed, assertUpdateAllowed, inheritedRestrictions, texts, userRestrictionChange,
 } from './user-rules.ts';
+import { grantsFor } from './user-grants.ts';
 import { RestrictionsRepo } from '../access/restrictions-repo.ts';
 import { queryInt } from '../access/list-params.ts';
 import { isRestricted, restrictionAfter, restrictionOf } from '../access/restriction-rules.ts';
@@ -67,17 +72,18 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const admin = caller.administrator === 1;
     let rows: UserRow[];
     if (userId !== undefined) {
-      if (!admin && userId !== caller.id && !(await isManagerOf(db, caller.id, userId))) throw accessDenied.user();
+      if (!(await canManageUser(db, caller, userId))) throw accessDenied.user();
       rows = await ctx.users.list({ managedBy: userId, keyword, limit, offset });
     } else if (deviceId !== undefined) {
       assertManager(caller);
       if (!(await ctx.visibility.canSeeDevice(caller, deviceId))) throw accessDenied.device();
-      // Managers see only the users they manage (and themselves) among the device's users.
+      // Managers see only the users of their tree (and themselves) among the device's users.
       rows = await ctx.users.list({ linkedToDevice: deviceId, visibleTo: admin ? undefined : caller.id, keyword, limit, offset });
     } else if (admin) {
       rows = await ctx.users.list({ keyword, limit, offset });
     } else {
-      rows = await ctx.users.list({ managedBy: caller.id, keyword, limit, offset });
+      // Everyone below the caller at any depth (nobody for a user who manages no one).
+      rows = caller.userLimit === 0 ? [] : await ctx.users.list({ inTreeOf: caller.id, keyword, limit, offset });
     }
     const exclude = single(q.excludeAttributes) === 'true';
     return rows.map((row) => {
@@ -100,18 +106,28 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if (caller?.administrator === 1) {
       row = base;
     } else if (caller && caller.userLimit !== 0) {
-      // A manager: within their user limit, never more rights than they have.
+      // A manager: within the capacity of its tree, never a user above itself (user-rules.ts).
       assertCanWrite(caller, server);
-      if (values.administrator === 1) throw accessDenied.admin();
-      const expirationTime = values.expirationTime === undefined ? caller.expirationTime : values.expirationTime;
-      assertExpirationWithin(caller, expirationTime);
-      // deviceLimit stays Traccar's 0 (no devices of their own): only an administrator may
-      // change limits, and Traccar refuses a manager who sends another.
-      row = { ...base, administrator: 0, deviceLimit: 0, userLimit: 0, temporary: 0, expirationTime };
+      const grants = await grantsFor(ctx, server, caller, null, values);
+      const attributes = parseAttributes(base.attributes);
+      // Under advanced permissions a user without bits would pass every check: a new user starts with the manager's.
+      if (grants.perms !== null && attributes[ADVANCED_PERMS_KEY] === undefined) {
+        attributes[ADVANCED_PERMS_KEY] = parseAttributes(caller.attributes)[ADVANCED_PERMS_KEY];
+      }
+      row = {
+        ...base,
+        ...inheritedRestrictions(caller, values),
+        temporary: 0,
+        attributes: JSON.stringify(attributes),
+        // Without one of its own, the new user expires with its manager.
+        expirationTime: values.expirationTime === undefined ? caller.expirationTime : values.expirationTime,
+      };
+      assertCreateAllowed(caller, row, grants);
       manager = caller;
     } else {
       // Registration: the first user ever becomes the administrator; later ones need it enabled.
-      // Self-registered users may add devices (Traccar's users.defaultDeviceLimit, -1).
+      // Self-registered users may add devices (Traccar's users.defaultDeviceLimit, -1) and
+      // give themselves no privilege attribute (advanced permissions, reseller fields).
       const first = (await ctx.users.count()) === 0;
       if (!first && server.registration !== 1) throw forbidden(SERVER_ERROR_TEXTS.registrationDisabled);
       row = {
@@ -122,6 +138,7 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
         readonly: 0, deviceReadonly: 0, limitCommands: 0, disableReports: 0, fixedEmail: 0, disabled: 0,
         temporary: 0,
         expirationTime: null,
+        attributes: withoutPrivilegeAttributes(base.attributes ?? '{}'),
       };
     }
     const hash = await hashPassword(password!);
@@ -139,7 +156,7 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     assertMayTouch(caller, target);
     const { values, password } = parseUserChanges(req.body);
     assertReadonlyUpdateAllowed(caller, server, target, values, password);
-    assertUpdateAllowed(caller, target, values);
+    assertUpdateAllowed(caller, target, values, await grantsFor(ctx, server, caller, target, values));
     validateUserFields(values.name ?? target.name, values.email ?? target.email, password, false);
     const before = restrictionOf(target);
     const after = restrictionAfter(before, values);
@@ -170,8 +187,11 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext): Promis
     assertCanWrite(caller, await getServerRow(ctx));
     await ctx.sessions.destroyUser(target.id);
     forgetBasicCredentials(ctx, target.id);
+    // Its links go with it (and the user tree follows them, migration 011).
     await ctx.users.delete(target.id);
     ctx.changes.publish({ kind: 'userRemoved', id: target.id });
+    // Managers above it stop seeing what was linked to it: their socket audiences are recomputed.
+    ctx.changes.publish({ kind: 'permissions' });
     return reply.code(204).send();
   });
 

@@ -1,6 +1,6 @@
 // Turns a failed request into a translated sentence. The server's first line derives to a code
 // (spec §8, HttpError.code); codes of the catalogue (`errors.*`) have a text in every language.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../i18n/translator.ts';
 import { HttpError } from './http.ts';
 
 /** The catalogue text of the error's code, or null when the code has none (or it is not an HttpError). */

@@ -1,6 +1,6 @@
 // "A new version is available" (NEW_VERSION_AVAILABLE, spec §1): update now or later.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { usePwa } from './pwa-store.ts';
 
 export function PwaPrompt() {

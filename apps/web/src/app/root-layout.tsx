@@ -2,7 +2,7 @@
 // a progress bar while a screen loads, loads server info behind public screens, and hosts
 // what must outlive any screen (session-expiry dialog, new-version prompt).
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation.ts';
 import {
   Outlet, redirect, useLocation, useNavigate, useNavigation, useRouteError, type LoaderFunctionArgs,
 } from 'react-router';
@@ -13,10 +13,14 @@ import { ensureServerInfo, guardDeps } from '../features/auth/session.ts';
 import { SessionExpiry } from './session-expiry.tsx';
 import { PwaPrompt } from './pwa-prompt.tsx';
 import { useProductName } from '../ui/light.tsx';
+import { withTexts } from '../i18n/texts.ts';
 
 let shellModule: Promise<typeof import('./shell/shell.tsx')> | null = null;
-/** The signed-in shell's chunk, fetched once; the guard awaits it so screens never flash. */
-export const loadShell = () => (shellModule ??= import('./shell/shell.tsx'));
+/**
+ * The signed-in shell's chunk and its texts (map, menus, devices), fetched once; the guard
+ * awaits it so screens never flash untranslated keys.
+ */
+export const loadShell = () => (shellModule ??= withTexts(['shell'], () => import('./shell/shell.tsx'))());
 
 const isShellPath = (path: string) => !isPublicPath(path) && !isDriverPath(path);
 

@@ -6,6 +6,7 @@
 // until then the route shows the map with an empty content area.
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { withTexts } from '../i18n/texts.ts';
 import { BootScreen, loadShell, RootLayout, RouteError, rootLoader, shouldRevalidate } from './root-layout.tsx';
 
 const toHome = () => redirect('/home');
@@ -41,20 +42,24 @@ export const sessionRoutes: RouteObject[] = [
   mapOnly('autolink'),
   mapOnly('autolink/:id'),
   mapOnly('notifications'),
-  { path: 'history', lazy: () => import('../features/history/history-page.tsx'), handle: { panel: { title: 'history.title' } } },
+  { path: 'history', lazy: withTexts(['history', 'reports'], () => import('../features/history/history-page.tsx')), handle: { panel: { title: 'history.title' } } },
   {
     path: 'reports',
     children: [
-      { index: true, lazy: () => import('../features/reports/reports-index.tsx'), handle: { panel: { title: 'menu.side.reports', back: '/home' } } },
+      { index: true, lazy: withTexts(['reports', 'history'], () => import('../features/reports/reports-index.tsx')), handle: { panel: { title: 'menu.side.reports', back: '/home' } } },
       ...(['resume', 'travels', 'stops', 'events', 'history'] as const).map((path) => ({
         path,
-        lazy: () => import('../features/reports/report-page.tsx').then((m) => ({ Component: m.reportScreen(path) })),
+        lazy: withTexts(['reports', 'history'], () => import('../features/reports/report-page.tsx').then((m) => ({ Component: m.reportScreen(path) }))),
         handle: { panel: { title: 'menu.side.reports', back: '/reports' } },
       })),
     ],
   },
   mapOnly('geofence'),
-  mapOnly('users'),
+  {
+    path: 'users',
+    lazy: withTexts(['users'], () => import('../features/users/users-page.tsx')),
+    handle: { panel: { title: 'menu.user.users', wide: true } },
+  },
   mapOnly('groups'),
   mapOnly('commands'),
 ];

@@ -1,7 +1,7 @@
 // The "Sua sessão expirou!" dialog of spec §4/§8: modal, one exit button that reloads the
 // page. Mounted once in the root layout, which also keeps the countdown running.
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { useSession } from './session-store.ts';
 import { useShareCountdown } from './session-expiry-countdown.ts';
 

@@ -1,25 +1,11 @@
-// i18next set up with only the active language's texts loaded (the others are fetched when
-// the user switches), so the login screen stays light. `<html lang>` always names the
-// active language.
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
+// i18next set up with only the active language's `core` texts loaded (screens bring their
+// own namespaces, see texts.ts; other languages are fetched when the user switches), so the
+// login screen stays light. `<html lang>` always names the active language.
+import i18next from './translator.ts';
+import { loadWantedTexts } from './texts.ts';
 import {
   detectLanguage, effectiveLanguage, FALLBACK_LANGUAGE, normalizeLanguage, type Language,
 } from '@rastro/domain/language';
-
-type Messages = Record<string, unknown>;
-
-const loaders: Record<Language, () => Promise<{ default: Messages }>> = {
-  'pt-BR': () => import('./locales/pt-BR.json'),
-  es: () => import('./locales/es.json'),
-  en: () => import('./locales/en.json'),
-};
-
-async function ensureLoaded(language: Language): Promise<void> {
-  if (i18next.hasResourceBundle(language, 'translation')) return;
-  const messages = (await loaders[language]()).default;
-  i18next.addResourceBundle(language, 'translation', messages, true, true);
-}
 
 export function detectFromBrowser(): Language {
   return detectLanguage({
@@ -31,14 +17,14 @@ export function detectFromBrowser(): Language {
 
 export async function initI18n(): Promise<typeof i18next> {
   const language = detectFromBrowser();
-  await i18next.use(initReactI18next).init({
+  await i18next.init({
     lng: language,
     fallbackLng: FALLBACK_LANGUAGE,
     resources: {},
-    interpolation: { escapeValue: false },
-    returnNull: false,
   });
-  await ensureLoaded(language);
+  // `core`, and whatever a screen asked for before this point: the router starts (and calls
+  // the first route's `withTexts`) when the app module loads, before the texts can be fetched.
+  await loadWantedTexts(language);
   document.documentElement.lang = language;
   i18next.on('languageChanged', (lng) => {
     document.documentElement.lang = lng;
@@ -49,7 +35,7 @@ export async function initI18n(): Promise<typeof i18next> {
 
 export async function setLanguage(language: Language): Promise<void> {
   if (i18next.language === language) return;
-  await ensureLoaded(language);
+  await loadWantedTexts(language);
   await i18next.changeLanguage(language);
 }
 

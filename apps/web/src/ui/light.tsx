@@ -1,6 +1,6 @@
 // Small accessible form pieces for the public screens (see light.css for why they exist).
 import { useEffect, useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { useSearchParams } from 'react-router';
 import { LANGUAGES, type Language } from '@rastro/domain/language';
 import { currentLanguage, setLanguage } from '../i18n/i18n.ts';

@@ -10,6 +10,8 @@ import { restrictions } from './007-restrictions.ts';
 import { commandLog } from './008-command-log.ts';
 import { entities } from './009-entities.ts';
 import { statistics } from './010-statistics.ts';
+import { userTree } from './011-user-tree.ts';
+import { audit } from './012-audit.ts';
 
 /** Every migration, in order. Each takes the dialect because id columns differ. */
 export function migrations(dialect: DialectName): Record<string, Migration> {
@@ -24,5 +26,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     '008-command-log': commandLog(dialect),
     '009-entities': entities(dialect),
     '010-statistics': statistics(dialect),
+    '011-user-tree': userTree(dialect),
+    '012-audit': audit(dialect),
   };
 }

@@ -5,6 +5,7 @@
 import {
   sideMenuEntries, userMenuEntries, type MenuContext, type SideMenuEntry, type SideMenuId, type UserMenuEntry, type UserMenuId,
 } from '@rastro/domain/menus';
+import type { ShellDialog } from './shell-dialogs.ts';
 
 export const SIDE_MENU_AVAILABLE: Record<SideMenuId, boolean> = {
   devices: true,
@@ -16,29 +17,37 @@ export const SIDE_MENU_AVAILABLE: Record<SideMenuId, boolean> = {
 };
 
 export const USER_MENU_AVAILABLE: Record<UserMenuId, boolean> = {
-  account: false,
-  logs: false,
+  account: true,
+  logs: true,
   integrations: false,
   billing: false,
   invoices: false,
   theme: false,
-  users: false,
+  users: true,
   computedAttributes: false,
-  server: false,
+  server: true,
   notifications: false,
   events: false,
   drivers: false,
   calendars: false,
   maintenance: false,
-  reseller: false,
+  reseller: true,
   logout: true,
 };
 
-/** Where a user-menu entry leads once available (routes of spec §2; dialogs add theirs). */
+/** Where a user-menu entry leads once available (routes of spec §2; dialogs in USER_MENU_DIALOGS). */
 export const USER_MENU_ROUTES: Partial<Record<UserMenuId, string>> = {
   users: '/users',
   computedAttributes: '/computed',
   notifications: '/notifications',
+};
+
+/** The user-menu entries that open a shell dialog (shell-dialogs.ts) instead of a route. */
+export const USER_MENU_DIALOGS: Partial<Record<UserMenuId, ShellDialog>> = {
+  account: { kind: 'account' },
+  logs: { kind: 'logs', scope: { kind: 'all' } },
+  server: { kind: 'server' },
+  reseller: { kind: 'reseller' },
 };
 
 export function visibleSideEntries(ctx: MenuContext, available = SIDE_MENU_AVAILABLE): SideMenuEntry[] {

@@ -1,7 +1,7 @@
 // The shell's navigation: a side rail on desktop, a bottom bar on mobile. Both list the map
 // (home) and the side-menu entries this person may use whose screens exist. Shared users get
 // neither (the shell does not render them).
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { NavLink } from 'react-router';
 import type { SideMenuEntry } from '@rastro/domain/menus';
 import { LANGUAGE_VERSIONS } from '@rastro/domain/language';

@@ -30,6 +30,7 @@ function renderAt(path: string, mobile = false) {
         children: [
           { path: 'home', element: null },
           { path: 'devices', element: <p>device list</p>, handle: { panel: { title: 'menu.side.devices' } } },
+          { path: 'users', element: <p>users</p>, handle: { panel: { title: 'menu.user.users', wide: true } } },
           { path: 'reports', handle: { panel: { title: 'menu.side.reports', back: '/home' } }, children: [{ path: 'stops', element: <p>stops</p> }] },
         ],
       },
@@ -68,6 +69,17 @@ describe('screen panel', () => {
     expect(screen.getByRole('heading', { name: pt.menu.side.reports })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: pt.shell.panelBack }));
     expect(screen.getByTestId('where').textContent).toBe('/home');
+  });
+
+  it('is wider for a screen that asks (a table), on desktop only', () => {
+    renderAt('/users');
+    expect(screen.getByTestId('screen-panel').className).toContain('is-wide');
+    cleanup();
+    renderAt('/users', true);
+    expect(screen.getByTestId('screen-panel').className).not.toContain('is-wide');
+    cleanup();
+    renderAt('/devices');
+    expect(screen.getByTestId('screen-panel').className).not.toContain('is-wide');
   });
 
   it('is a bottom sheet on mobile that expands and collapses', () => {

@@ -5,7 +5,7 @@
 // a panel handle (the map-only screens) render their element directly, with no chrome.
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, CloseButton } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useMatches, useNavigate } from 'react-router';
 
 export interface PanelHandle {
@@ -13,6 +13,8 @@ export interface PanelHandle {
   title: string;
   /** Route the back arrow opens; without it the arrow goes back in history. */
   back?: string;
+  /** A table of many columns (the users manager): a wider panel on desktop. */
+  wide?: boolean;
 }
 
 export interface ScreenHandle {
@@ -50,7 +52,7 @@ export function ScreenPanel({ mobile, children }: { mobile: boolean; children: R
   const title = t(panel.title);
   return (
     <section
-      className={`screen-panel${mobile ? ' is-sheet' : ''}${mobile && expanded ? ' is-expanded' : ''}`}
+      className={`screen-panel${mobile ? ' is-sheet' : panel.wide ? ' is-wide' : ''}${mobile && expanded ? ' is-expanded' : ''}`}
       aria-labelledby="screen-panel-title"
       data-testid="screen-panel"
     >

@@ -9,7 +9,7 @@ import './shell.css';
 import { useMemo } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Navigate, Outlet } from 'react-router';
 import { isQrDriver, isSharedUser } from '@rastro/domain/permissions';
 import type { MenuContext } from '@rastro/domain/menus';
@@ -25,6 +25,7 @@ import { BottomNav, SideMenu } from './navigation.tsx';
 import { queryClient } from './query-client.ts';
 import { ScreenPanel } from './screen-panel.tsx';
 import { UserMenu } from './user-menu.tsx';
+import { ShellDialogs } from './shell-dialogs-host.tsx';
 import { useLiveSession } from './use-live-session.ts';
 
 function useMenuContext(): MenuContext | null {
@@ -62,6 +63,7 @@ function ShellLayout() {
       </div>
       {showNavigation && mobile && <BottomNav entries={entries} />}
       <DeviceSessionData enabled={user !== null} />
+      <ShellDialogs />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // screens exist, sign-out always, and an about line with the texts' version of the active
 // language and the server's version. Shared users get sign-out only.
 import { ActionIcon, Menu, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useNavigate } from 'react-router';
 import { LANGUAGE_VERSIONS } from '@rastro/domain/language';
 import { isSharedUser } from '@rastro/domain/permissions';
@@ -12,7 +12,8 @@ import { signOut } from '../../features/auth/session.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { UserIcon } from '../../features/header/icons.tsx';
 import { userMenuIcon } from './menu-icons.tsx';
-import { USER_MENU_ROUTES, visibleUserEntries } from './menu-availability.ts';
+import { USER_MENU_DIALOGS, USER_MENU_ROUTES, visibleUserEntries } from './menu-availability.ts';
+import { useShellDialog } from './shell-dialogs.ts';
 
 export function UserMenu({ context }: { context: MenuContext | null }) {
   const { t } = useTranslation();
@@ -25,6 +26,8 @@ export function UserMenu({ context }: { context: MenuContext | null }) {
 
   const choose = (id: UserMenuId) => {
     if (id === 'logout') return void signOut();
+    const dialog = USER_MENU_DIALOGS[id];
+    if (dialog) return useShellDialog.getState().open(dialog);
     const to = USER_MENU_ROUTES[id];
     if (to) navigate(to);
   };

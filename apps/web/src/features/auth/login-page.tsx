@@ -1,7 +1,7 @@
 // Login (spec §2, §5, §8): /login, /motorista (driver: the login gets the `qrcode-` prefix)
 // and /share/:token (token login straight into the shared device).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { User } from '@rastro/domain/entities';
 import { useSession } from '../../app/session-store.ts';

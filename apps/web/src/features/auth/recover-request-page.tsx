@@ -1,7 +1,7 @@
 // /login/recover: asks for a link to set a new password (spec §5: FILL_EMAIL_FIELD when empty).
 // The server answers the same whether or not the account exists, and so does this screen.
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Link, useSearchParams } from 'react-router';
 import { AuthCard, Field, Notice, SubmitButton } from '../../ui/light.tsx';
 import { errorText } from '../../api/error-text.ts';

@@ -1,7 +1,7 @@
 // /login/recover/:token: the link from the recovery mail; sets a new password (spec §5:
 // FILL_TOKEN_FIELD without a token; at least 4 characters, typed twice).
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Link, useParams } from 'react-router';
 import { HttpError } from '../../api/http.ts';
 import { AuthCard, Field, Notice, SubmitButton } from '../../ui/light.tsx';

@@ -1,7 +1,7 @@
 // /register: a new account (spec §5: name ≥ 3, e-mail ≥ 4, password ≥ 4 typed twice), then
 // signed in at once. The server refuses with REGISTRATION_DISABLED when it is switched off.
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Link, useNavigate } from 'react-router';
 import { AuthCard, Field, Notice, SubmitButton } from '../../ui/light.tsx';
 import { errorText } from '../../api/error-text.ts';

@@ -10,7 +10,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Group } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { isInFlight, type CommandLogEntry, type CommandStatus } from '@rastro/domain/command-log';
 import { HttpError } from '../../api/http.ts';
 import { useLive } from '../../live/live-store.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import i18next from 'i18next';
+import i18next from '../../i18n/translator.ts';
 import type { CommandLogEntry } from '@rastro/domain/command-log';
 import { initTestI18n, texts } from '../../i18n/test-i18n.ts';
 import { commandLogFrom, withEntry } from './command-log-api.ts';

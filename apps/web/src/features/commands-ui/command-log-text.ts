@@ -1,6 +1,6 @@
 // What the device detail says about one command of its lifecycle (pure, tested): its label,
 // the steps reached with their times, and the line explaining where it stands.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n/translator.ts';
 import { isInFlight, nativeAction, UNCONFIRMED, type CommandLogEntry, type CommandStatus } from '@rastro/domain/command-log';
 
 /** Lock and unlock by their button's name (a saved command standing in for them adds its description). */

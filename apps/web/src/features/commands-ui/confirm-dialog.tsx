@@ -1,7 +1,7 @@
 // A yes/no confirmation; closing without confirming counts as cancelling.
 import type { ReactNode } from 'react';
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 
 export function ConfirmDialog({ opened, title, children, confirmLabel, danger, busy, onConfirm, onCancel }: {
   opened: boolean;

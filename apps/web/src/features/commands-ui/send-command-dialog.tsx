@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Loader, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { HttpError } from '../../api/http.ts';
 import { commandTypesOf, savedCommandsOf, sendCommand, type SendResult } from './commands-api.ts';
 

@@ -4,7 +4,7 @@
 // warns and says how to fix it. It also flags a decoder.timezone the server does not understand.
 import { Alert, Button, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { offsetParts, type DeviceClock } from '@rastro/domain/device-clock';
 import { api } from '../../api/http.ts';
 import { openDeviceEditor } from '../device-editor/index.ts';

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, CloseButton, Group, Menu } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Device, Position } from '@rastro/domain/entities';
 import { isValidCoordinate } from '@rastro/domain/coordinates';
@@ -23,6 +23,7 @@ import { SendCommandDialog } from '../commands-ui/index.ts';
 import { openDeviceEditor } from '../device-editor/index.ts';
 import { anchorIn, geofencesQuery, updateAnchorCache } from '../devices/index.ts';
 import { googleMapsUrl, streetViewUrl } from './format.ts';
+import { DeviceLinks } from './device-links.tsx';
 import { setFollowing, useFollowing, useSelectOnMap } from './map-follow.ts';
 
 type Dialog =
@@ -256,6 +257,7 @@ export function DeviceActions({ device, position }: { device: Device; position: 
           </Button>
         )}
         {can.edit && <Button size="compact-sm" variant="light" onClick={() => openDeviceEditor(device.id)}>{t('device.actions.edit')}</Button>}
+        {can.edit && <DeviceLinks device={device} />}
         {can.remove && <Button size="compact-sm" variant="outline" color="#b42318" onClick={() => { setNotice(null); setDialog({ kind: 'delete' }); }}>{t('device.actions.delete')}</Button>}
       </Group>
       <PendingNotice deviceId={device.id} />

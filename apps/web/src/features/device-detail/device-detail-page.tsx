@@ -2,7 +2,7 @@
 // actions (a side panel on desktop, a bottom sheet on mobile; the shell provides the chrome).
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Collapse, Group, Loader, Menu, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useParams } from 'react-router';
 import type { Position } from '@rastro/domain/entities';
 import { api } from '../../api/http.ts';
@@ -14,6 +14,7 @@ import { ageParts, allAttributes, boolAttr, convertSpeed, distanceUnitOf, hoursM
 import { RecentEvents, RecentMotion, useRecentOptions } from './recent.tsx';
 import { ClockWarning } from './clock-warning.tsx';
 import { DeviceLogEntry } from './device-log.tsx';
+import { LogsButton } from '../logs/index.ts';
 import './device-detail.css';
 
 function useNow(intervalMs = 15_000): number {
@@ -246,6 +247,8 @@ export function DeviceDetail() {
       {recent.events && <RecentEvents deviceId={device.id} />}
       <Attributes position={position} />
       <DeviceLogEntry device={device} />
+      {/* Who changed or commanded this device (administrators and managers, Plus). */}
+      <LogsButton scope={{ kind: 'device', deviceId: device.id }} />
     </Stack>
   );
 }

@@ -4,7 +4,7 @@
 // /api/reports/events. Both refresh every minute.
 import { Button, Group, Loader, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { MOTION_WINDOW_MS, motionSegments, motionTotals, type MotionKind, type MotionPoint } from '@rastro/domain/device-motion';
 import { api } from '../../api/http.ts';
 import { useSession } from '../../app/session-store.ts';

@@ -7,7 +7,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import type { Device } from '@rastro/domain/entities';
 import { DEFAULT_HSB, formatHsb, hsbToHex, normaliseHue, parseHsb, type Hsb } from '@rastro/domain/device-color';
 import './device-editor.css';

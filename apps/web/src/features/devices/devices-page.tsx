@@ -9,7 +9,7 @@ import { ActionIcon, Alert, Button, Checkbox, CloseButton, Drawer, Group as Mant
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useNavigate } from 'react-router';
 import { STATUS_FILTERS, isMoving, type StatusCounts, type StatusFilter } from '@rastro/domain/device-counts';
 import { buildDeviceList, categoryOf, hasFilters, type AdvancedFilterType, type DeviceFilters } from '@rastro/domain/device-filters';

@@ -4,7 +4,7 @@
 // list already says how many devices it shows.
 import './filter-hint.css';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useLocation, useNavigate } from 'react-router';
 import { isDeletedDevice, isFiltering } from '@rastro/domain/device-filters';
 import { useLive } from '../../live/live-store.ts';

@@ -1,7 +1,7 @@
 // Local time in the header, hours and minutes in the interface language (12- or 24-hour as the
 // user prefers), refreshed every 60 s on the minute.
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 
 export const CLOCK_REFRESH_MS = 60_000;
 

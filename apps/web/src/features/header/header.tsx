@@ -3,7 +3,7 @@
 // The shell passes the user menu in (it owns the menu rules); everything else lives here.
 import type { ReactNode } from 'react';
 import { ActionIcon, Tooltip } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Link } from 'react-router';
 import { isSharedUser } from '@rastro/domain/permissions';
 import { useSession } from '../../app/session-store.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import en from '../../i18n/locales/en.json';
+import shellEn from '../../i18n/locales/en/shell.json';
 import { KNOWN_WEATHER_CODES, weatherLook } from './weather-codes.ts';
 
 describe('WMO weather codes', () => {
@@ -44,7 +44,7 @@ describe('WMO weather codes', () => {
     for (const code of KNOWN_WEATHER_CODES) {
       for (const isDay of [true, false]) {
         const { text } = weatherLook(code, isDay);
-        expect((en.weather as Record<string, string>)[text], `${code}`).toBeTruthy();
+        expect((shellEn.weather as Record<string, string>)[text], `${code}`).toBeTruthy();
       }
     }
   });

@@ -1,7 +1,7 @@
 // The header's weather: GET /tarkan/weather every 60 s (spec §1). Anything but an answer with
 // the weather (204 off, 503 no internet, errors) hides the widget without a word.
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { isWeatherReport, type WeatherReport } from '@rastro/domain/weather';
 import { extension } from '../../api/http.ts';
 import { weatherLook } from './weather-codes.ts';

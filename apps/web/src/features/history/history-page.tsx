@@ -7,7 +7,7 @@ import './history.css';
 import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ActionIcon, Alert, Button, Group, Loader, Select, Slider, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useSearchParams } from 'react-router';
 import type { Event, Position } from '@rastro/domain/entities';
 import { useLive } from '../../live/live-store.ts';

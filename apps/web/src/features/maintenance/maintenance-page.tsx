@@ -1,7 +1,7 @@
 // /maintenance: the server info could not be loaded (spec §2, §8). Tries again at once and
 // every 30 s, or when asked, and goes back by itself (to ?to= or /home) once it answers.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { safeMaintenanceReturn } from '../../app/guard.ts';
 import { useSession } from '../../app/session-store.ts';

@@ -3,7 +3,7 @@
 // status rings and accuracy circles. Choices persist in localStorage `mapPref`.
 import { useEffect, useState } from 'react';
 import { ActionIcon, Popover, Stack, Switch, Text, Tooltip } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { getMapPrefs, MAP_PREF_KEYS, setMapPref, subscribeMapPrefs, type MapPrefs } from './map-prefs.ts';
 
 function LayersIcon() {

@@ -3,7 +3,7 @@
 // Shows the loading, error and empty states, and a note while the live connection is down.
 import { useEffect, useRef, useState } from 'react';
 import { Button, Loader } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session-store.ts';
 import { subscribePositions, useLive } from '../../live/live-store.ts';

@@ -1,7 +1,7 @@
 // /qr-driver and /qr-driver/scan/:id: the only screen QR drivers see (spec §6, no map, no
 // menus). Greets the driver and says whether they are checked in to a vehicle.
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Navigate } from 'react-router';
 import type { Device, User } from '@rastro/domain/entities';
 import { isQrDriver } from '@rastro/domain/permissions';

@@ -1,6 +1,6 @@
 // An event's name for people: the notification type's text, and for alarms the alarm's own
 // text (spec §9 lists both), falling back to the raw key for types we have no text for.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n/translator.ts';
 import type { Event } from '@rastro/domain/entities';
 
 export function eventLabel(t: TFunction, e: Pick<Event, 'type' | 'attributes'>): string {

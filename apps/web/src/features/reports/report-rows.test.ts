@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n/translator.ts';
 import { rowsOf } from './report-rows.ts';
 import { eventLabel } from './event-label.ts';
 import type { Formats } from './use-formats.ts';

@@ -1,7 +1,7 @@
 // What each report row shows (three short lines, so rows fit a 390 px sheet and the 440 px
 // panel without a wide table) and where it is on the map. Units and times come from Formats
 // (the user's units and time zone).
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n/translator.ts';
 import type { Event, Position } from '@rastro/domain/entities';
 import type { ReportItems, ReportKind, StopItem, SummaryItem, TripItem } from './report-api.ts';
 import type { Formats } from './use-formats.ts';

@@ -1,7 +1,7 @@
 // /reports: the report types the user may open (reference §3.11: summary always, route bit 73,
 // stops 74, trips 75, events 76) and the route player of /history.
 import './reports.css';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { Link } from 'react-router';
 import { usePermittedReports } from './report-page.tsx';
 import { REPORTS } from './report-types.ts';

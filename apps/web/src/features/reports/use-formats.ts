@@ -2,7 +2,7 @@
 // attributes, else the server's, else the language (packages/domain/src/units.ts), and dates
 // in the user's time zone.
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import {
   distanceFromMetres, DISTANCE_LABEL, formatDistance, formatSpeed, resolveDistanceUnit, resolveSpeedUnit, speedFromKnots, SPEED_LABEL,
   type DistanceUnit, type SpeedUnit,

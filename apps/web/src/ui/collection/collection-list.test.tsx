@@ -122,6 +122,24 @@ describe('collection list', () => {
     expect(screen.getAllByRole('option')[2]!.getAttribute('aria-selected')).toBe('true');
   });
 
+  it('with a screen-held selection, marks that row and not the keyboard position', () => {
+    const onOpen = vi.fn();
+    render(
+      <Providers client={newClient()}>
+        <CollectionList label="Usuários" items={users} state="ready" columns={columns} onOpen={onOpen} selectedId={3} />
+      </Providers>,
+    );
+    const list = screen.getByRole('listbox', { name: 'Usuários' });
+    const selected = () => screen.getAllByRole('option').filter((o) => o.getAttribute('aria-selected') === 'true').map((o) => o.firstElementChild!.textContent);
+    expect(selected()).toEqual(['Bruno']);
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    // The arrows move the highlighted position only; the selection stays until Enter or a click.
+    expect(selected()).toEqual(['Bruno']);
+    expect(document.getElementById(list.getAttribute('aria-activedescendant')!)!.className).toContain('cl-active');
+    fireEvent.keyDown(list, { key: 'Enter' });
+    expect(onOpen).toHaveBeenLastCalledWith(users[1]);
+  });
+
   it('marks the columns a phone leaves out', () => {
     show('ready');
     expect(screen.getByRole('button', { name: 'Ordenar por E-mail' }).className).toContain('cl-wide');

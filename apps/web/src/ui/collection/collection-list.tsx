@@ -6,7 +6,7 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Alert, Button, Loader, TextInput } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { errorText } from '../../api/error-text.ts';
 import { filterItems, nextSort, sortItems, type SortState, type SortValue } from './collection-search.ts';
 import type { CollectionState, Entity } from './use-collection.ts';
@@ -35,6 +35,12 @@ export interface CollectionListProps<T extends Entity> {
   /** Extra controls beside the search (e.g. "add"). */
   actions?: ReactNode;
   initialSort?: SortState;
+  /**
+   * The row the screen acts on (its toolbar's edit, delete…). When given, it is the row marked
+   * selected, and the keyboard's position is only highlighted, so moving with the arrows never
+   * changes what the toolbar acts on: Enter or a click does (through onOpen).
+   */
+  selectedId?: number | null;
 }
 
 export const ROW_HEIGHT = 44;
@@ -42,7 +48,7 @@ export const ROW_HEIGHT = 44;
 const shown = (value: SortValue, t: (key: string) => string): ReactNode =>
   typeof value === 'boolean' ? t(value ? 'collection.yes' : 'collection.no') : value ?? '';
 
-export function CollectionList<T extends Entity>({ label, items, state, error, onRetry, columns, onOpen, actions, initialSort }: CollectionListProps<T>) {
+export function CollectionList<T extends Entity>({ label, items, state, error, onRetry, columns, onOpen, actions, initialSort, selectedId }: CollectionListProps<T>) {
   const { t } = useTranslation();
   const listId = useId();
   const [query, setQuery] = useState('');
@@ -113,8 +119,10 @@ export function CollectionList<T extends Entity>({ label, items, state, error, o
         <div className="cl-rows" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => {
             const item = rows[v.index]!;
+            const selected = selectedId === undefined ? v.index === current : item.id === selectedId;
+            const className = selectedId !== undefined && v.index === current ? 'cl-row cl-active' : 'cl-row';
             return (
-              <div key={v.key} id={rowId(item)} role="option" aria-selected={v.index === current} className="cl-row"
+              <div key={v.key} id={rowId(item)} role="option" aria-selected={selected} className={className}
                 style={{ height: v.size, transform: `translateY(${v.start}px)` }}
                 onClick={() => { setActive(v.index); onOpen?.(item); }}>
                 {columns.map((c) => (

@@ -88,3 +88,38 @@ describe('editor dialog', () => {
     expect(onClose).toHaveBeenCalled();
   });
 });
+
+describe('editor dialog: what a screen adds', () => {
+  function openWith(props: Partial<Parameters<typeof EditorDialog<Group, unknown>>[0]>, onSave = vi.fn(async () => undefined)) {
+    render(
+      <Providers client={newClient()}>
+        <EditorDialog opened initial={{ id: NEW_ID, name: '', groupId: 0, attributes: {} }} schema={groupSchema} title={title} onSave={onSave}
+          onClose={vi.fn()} {...props}>
+          {(form) => <TextInput label="Nome" {...form.text('name')} />}
+        </EditorDialog>
+      </Providers>,
+    );
+    return onSave;
+  }
+
+  it('words a field\'s problem its own way and tells the screen which fields failed', async () => {
+    const onInvalid = vi.fn();
+    const issueMessage = vi.fn((field: string, issue: { key: string }) => (field === 'name' && issue.key === 'required' ? 'Digite um nome' : undefined));
+    openWith({ issueMessage, onInvalid });
+    fireEvent.click(screen.getByRole('button', { name: pt.save }));
+    expect(await screen.findByText('Digite um nome')).toBeTruthy();
+    expect(screen.queryByText(pt.issues.required)).toBeNull();
+    expect(onInvalid).toHaveBeenCalledWith({ name: 'Digite um nome' });
+  });
+
+  it('a locked object shows why and is never saved; extra actions sit in the footer', async () => {
+    const onSave = openWith({ locked: 'Administrador superior', actions: <button type="button">Testar</button> });
+    expect(screen.getByRole('alert').textContent).toBe('Administrador superior');
+    const save = screen.getByRole('button', { name: pt.save }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    fireEvent.submit(save.closest('form')!);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(onSave).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Testar' })).toBeTruthy();
+  });
+});

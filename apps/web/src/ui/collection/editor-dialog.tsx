@@ -3,17 +3,22 @@
 // problem shown under its field in the user's language (form-issues.ts). Create mode for a new
 // object (id -1, Traccar's convention), edit mode otherwise. While saving every field and both
 // buttons are disabled and the dialog cannot be closed; a refusal shows the server's message
-// and keeps what was typed.
+// and keeps what was typed. A screen may word some fields' problems itself (`issueMessage`),
+// hear of them (`onInvalid`, to show the tab holding one), refuse saving with a reason
+// (`locked`), and add footer buttons (`actions`).
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Group, Modal } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useTranslation } from 'react-i18next';
-import { formErrors, type FormErrors, type FormSchema } from './form-issues.ts';
+import { useTranslation } from '../../i18n/use-translation.ts';
+import { formErrors, type FormErrors, type FormSchema, type IssueMessage } from './form-issues.ts';
 import { saveErrorText } from './save-error.ts';
 import { NEW_ID, type Entity } from './use-collection.ts';
+// Its fieldset's hint and error colours (a dialog may open where no list was drawn).
+import './collection.css';
+import './collection.css';
 
 /** Mantine's default error red is too light for small text on white (WCAG AA). */
-const ERROR_PROPS = { style: { color: '#b42318' } };
+export const ERROR_PROPS = { style: { color: '#b42318' } };
 
 export interface EditorForm<V> {
   values: V;
@@ -39,11 +44,22 @@ export interface EditorDialogProps<V extends Entity, Out> {
   onSave(values: V, parsed: Out): Promise<unknown>;
   onClose(): void;
   children(form: EditorForm<V>): ReactNode;
+  /** The screen's own wording for some fields' problems (form-issues.ts). */
+  issueMessage?: IssueMessage;
+  /** Told of the problems found before saving (e.g. to show the tab holding the first one). */
+  onInvalid?(errors: FormErrors): void;
+  /** Set when this object may not be saved (shown as the form message; save is disabled). */
+  locked?: string | null;
+  /** More buttons for the footer, on its left (actions on the object besides saving). */
+  actions?: ReactNode;
+  size?: 'md' | 'lg' | 'xl';
 }
 
 export const isNew = (entity: Entity) => entity.id === NEW_ID || entity.id <= 0;
 
-function EditorBody<V extends Entity, Out>({ initial, schema, onSave, onClose, children, busy, setBusy }: Omit<EditorDialogProps<V, Out>, 'opened' | 'title'> & {
+function EditorBody<V extends Entity, Out>({
+  initial, schema, onSave, onClose, children, busy, setBusy, issueMessage, onInvalid, locked, actions,
+}: Omit<EditorDialogProps<V, Out>, 'opened' | 'title' | 'size'> & {
   busy: boolean;
   setBusy(busy: boolean): void;
 }) {
@@ -76,11 +92,13 @@ function EditorBody<V extends Entity, Out>({ initial, schema, onSave, onClose, c
   async function submit(e: FormEvent) {
     e.preventDefault();
     setFailure(null);
+    if (locked) return;
     const result = schema.safeParse(values);
     if (!result.success) {
-      const found = formErrors(result.error.issues, t);
+      const found = formErrors(result.error.issues, t, issueMessage);
       setErrors(found);
       setFailure(found[''] ?? t('collection.checkForm'));
+      onInvalid?.(found);
       return;
     }
     setErrors({});
@@ -98,16 +116,19 @@ function EditorBody<V extends Entity, Out>({ initial, schema, onSave, onClose, c
   return (
     <form onSubmit={submit} noValidate>
       <fieldset disabled={busy} className="cl-fieldset">{children(form)}</fieldset>
-      {failure && <Alert color="red" role="alert" mt="sm" data-testid="editor-failure">{failure}</Alert>}
-      <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onClose} disabled={busy}>{t('collection.cancel')}</Button>
-        <Button type="submit" loading={busy}>{t('collection.save')}</Button>
+      {(locked ?? failure) && <Alert color="red" role="alert" mt="sm" data-testid="editor-failure">{locked ?? failure}</Alert>}
+      <Group justify="space-between" mt="md" gap="xs">
+        <Group gap="xs">{actions}</Group>
+        <Group gap="xs" justify="flex-end" ml="auto">
+          <Button variant="default" onClick={onClose} disabled={busy}>{t('collection.cancel')}</Button>
+          <Button type="submit" loading={busy} disabled={!!locked}>{t('collection.save')}</Button>
+        </Group>
       </Group>
     </form>
   );
 }
 
-export function EditorDialog<V extends Entity, Out>({ opened, title, ...body }: EditorDialogProps<V, Out>) {
+export function EditorDialog<V extends Entity, Out>({ opened, title, size = 'lg', ...body }: EditorDialogProps<V, Out>) {
   const { t } = useTranslation();
   const mobile = useMediaQuery('(max-width: 768px)');
   const [busy, setBusy] = useState(false);
@@ -115,7 +136,7 @@ export function EditorDialog<V extends Entity, Out>({ opened, title, ...body }: 
     if (!busy) body.onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} size="lg" fullScreen={mobile} zIndex={300} closeOnEscape={!busy} closeOnClickOutside={!busy}
+    <Modal opened={opened} onClose={close} size={size} fullScreen={mobile} zIndex={300} closeOnEscape={!busy} closeOnClickOutside={!busy}
       closeButtonProps={{ 'aria-label': t('collection.close'), disabled: busy }} title={isNew(body.initial) ? title.create : title.edit}>
       {/* Keyed by the object, so opening another one starts from its own values. */}
       {opened && <EditorBody key={body.initial.id} {...body} busy={busy} setBusy={setBusy} />}

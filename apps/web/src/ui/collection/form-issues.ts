@@ -3,7 +3,7 @@
 // "at most 512 characters", "must be a number from -90 to 90"), so the shape of each issue and
 // the numbers in it are read here and rendered from `collection.issues.*`; anything not
 // recognised gets the generic "invalid value" of its field rather than English text.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n/translator.ts';
 
 /** The part of a zod issue we read (structural, so the client needs no zod import). */
 export interface SchemaIssue {
@@ -65,13 +65,19 @@ export function issueField(path: readonly PropertyKey[]): string {
   return first === 'attributes' && second !== undefined ? `attributes.${String(second)}` : String(first);
 }
 
-export function formErrors(issues: readonly SchemaIssue[], t: TFunction): FormErrors {
+/**
+ * A screen's own wording for some fields' problems (the spec's "type a name and surname"):
+ * given the field and the kind of problem, its text, or undefined for the generic one.
+ */
+export type IssueMessage = (field: string, issue: IssueText) => string | undefined;
+
+export function formErrors(issues: readonly SchemaIssue[], t: TFunction, own?: IssueMessage): FormErrors {
   const errors: FormErrors = {};
   for (const issue of issues) {
     const field = issueField(issue.path);
     if (field in errors) continue;
-    const { key, values } = issueText(issue);
-    errors[field] = t(`collection.issues.${key}`, values);
+    const text = issueText(issue);
+    errors[field] = own?.(field, text) ?? t(`collection.issues.${text.key}`, text.values);
   }
   return errors;
 }

@@ -9,7 +9,7 @@ import { Alert, Button, Checkbox, Group, Loader, Modal, TextInput } from '@manti
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/use-translation.ts';
 import { isDeletedDevice } from '@rastro/domain/device-filters';
 import { api } from '../../api/http.ts';
 import { filterItems } from './collection-search.ts';

@@ -1,7 +1,7 @@
 // The sentence shown when a save or a link is refused: the catalogue text of the server's
 // error code when there is one, else the server's own first line for a 4xx (Traccar-style
 // "Title - explanation", written for people), else the generic failure.
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n/translator.ts';
 import { HttpError } from '../../api/http.ts';
 import { errorText, knownErrorText } from '../../api/error-text.ts';
 

@@ -1,0 +1,73 @@
+// What the users manager offers the signed-in person (tarkan-reference §3.13.4, §5.2, spec §6):
+// each button under its advanced-permission bit, the linking shortcuts under "edit users" plus
+// the area of what is linked, and the deletions the spec refuses before anything is sent.
+import type { User } from '@rastro/domain/entities';
+import { canManageUsers } from '@rastro/domain/menus';
+import { hasPermission, isSharedUser, PERMISSION_BITS, type PermissionServer } from '@rastro/domain/permissions';
+import type { LinkedType } from '../../ui/collection/link-kinds.ts';
+
+/** The server flags that make every non-administrator read-only (Traccar refuses their writes). */
+export interface ServerFlags extends PermissionServer {
+  readonly?: boolean;
+}
+
+/** The linking shortcuts, in menu order, each with the area bit it needs besides "edit users". */
+export const USER_LINKS: ReadonlyArray<{ type: LinkedType; bit: number }> = [
+  { type: 'devices', bit: PERMISSION_BITS.devices },
+  { type: 'groups', bit: PERMISSION_BITS.groups },
+  { type: 'geofences', bit: PERMISSION_BITS.geofences },
+  { type: 'notifications', bit: PERMISSION_BITS.notifications },
+  { type: 'calendars', bit: PERMISSION_BITS.calendars },
+  { type: 'attributes', bit: PERMISSION_BITS.computedAttributes },
+  { type: 'drivers', bit: PERMISSION_BITS.drivers },
+  { type: 'commands', bit: PERMISSION_BITS.commands },
+  { type: 'maintenance', bit: PERMISSION_BITS.maintenance },
+  { type: 'users', bit: PERMISSION_BITS.users },
+];
+
+export interface UsersAbilities {
+  /** May open the manager at all (administrators; managers with the users area). */
+  list: boolean;
+  add: boolean;
+  edit: boolean;
+  remove: boolean;
+  /** Per-user advanced logs: administrators with the plus licence. */
+  logs: boolean;
+  links: LinkedType[];
+}
+
+export function usersAbilities(me: User, server: ServerFlags): UsersAbilities {
+  const can = (bit: number) => hasPermission(me, server, bit);
+  const list = canManageUsers({ user: me, server });
+  // A read-only account (its own flag or the server's) changes nothing; administrators always may.
+  const writes = list && (me.administrator || !(me.readonly || server.readonly === true));
+  const edit = writes && can(PERMISSION_BITS.usersEdit);
+  return {
+    list,
+    add: writes && can(PERMISSION_BITS.usersCreate),
+    edit,
+    remove: writes && can(PERMISSION_BITS.usersDelete),
+    logs: list && me.administrator && server.plus,
+    links: edit ? USER_LINKS.filter((l) => can(l.bit)).map((l) => l.type) : [],
+  };
+}
+
+/** An administrator created before `me` (lower id): neither edited nor deleted by `me`. */
+export const isSuperiorAdmin = (me: Pick<User, 'id'>, target: Pick<User, 'id' | 'administrator'>): boolean =>
+  target.administrator && target.id < me.id;
+
+/** Why `me` may not delete `target` (spec §5: oneself, a superior administrator), or null. */
+export function deleteRefusal(me: Pick<User, 'id'>, target: Pick<User, 'id' | 'administrator'>): 'self' | 'superior' | null {
+  if (target.id === me.id) return 'self';
+  return isSuperiorAdmin(me, target) ? 'superior' : null;
+}
+
+/** The manager lists real accounts: share-link visitors (attribute isShared) are left out. */
+export const listedUsers = (users: readonly User[]): User[] => users.filter((u) => !isSharedUser(u));
+
+/** Expiration as a sortable number (ms), null when the account never expires or the date is unreadable. */
+export function expiryTime(user: Pick<User, 'expirationTime'>): number | null {
+  if (!user.expirationTime) return null;
+  const at = Date.parse(user.expirationTime);
+  return Number.isNaN(at) ? null : at;
+}
