@@ -10,7 +10,8 @@
 // 2. Starts the real server on that database (bench/lib/server-process.ts), signs in the first
 //    reseller, its first sub-reseller, that sub-reseller's biggest grouped fleet customer and
 //    the administrator, and over real HTTP with sessions, --rounds times each, interleaved:
-//    GET /api/users as the reseller (its whole tree) and as the sub-reseller; GET /api/devices
+//    GET /api/users as the reseller (its whole tree) and as the sub-reseller (and, not a
+//    target, the users manager's GET /tarkan/users/device-counts as the reseller); GET /api/devices
 //    as the customer, the sub-reseller and the reseller; POST /api/permissions linking another
 //    customer's vehicle to the customer (by the reseller), then DELETE restoring it.
 // 3. Opens the live sockets of the customer, the sub-reseller, the reseller and the
@@ -185,6 +186,8 @@ async function runTree(seeded: SeededTree, place: Place): Promise<TreeFigures> {
     const link = JSON.stringify({ userId: p.customer.id, deviceId: p.foreignDeviceId });
     const cases: Array<{ label: string; client: BenchClient; method: string; path: string; body?: string; status: number; target: boolean }> = [
       { label: 'GET /api/users, reseller (whole tree)', client: reseller, method: 'GET', path: '/api/users', status: 200, target: true },
+      // Not in the issue's targets, but the users manager asks for it beside the list.
+      { label: 'GET /tarkan/users/device-counts, reseller', client: reseller, method: 'GET', path: '/tarkan/users/device-counts', status: 200, target: false },
       { label: 'GET /api/users, sub-reseller', client: sub, method: 'GET', path: '/api/users', status: 200, target: true },
       { label: `GET /api/devices, customer (${p.customer.viaGroup ? 'via its group' : 'direct links'})`, client: customer, method: 'GET', path: '/api/devices', status: 200, target: true },
       { label: 'GET /api/devices, sub-reseller', client: sub, method: 'GET', path: '/api/devices', status: 200, target: true },
@@ -200,7 +203,10 @@ async function runTree(seeded: SeededTree, place: Place): Promise<TreeFigures> {
         const c = cases[i]!;
         const res = await c.client.request(c.method, c.path, c.body);
         if (res.status !== c.status) throw new Error(`${c.label}: HTTP ${res.status} ${res.body.slice(0, 300)}`);
-        if (r === 0 && res.body) rows[i] = (JSON.parse(res.body) as unknown[]).length;
+        if (r === 0 && res.body) {
+          const json = JSON.parse(res.body) as unknown[] | Record<string, number>;
+          rows[i] = Array.isArray(json) ? json.length : Object.keys(json).length;
+        }
         if (r >= WARMUP) times[i]!.push(res.ms);
       }
     }
@@ -281,7 +287,8 @@ async function main(): Promise<void> {
       const ok = p95 < LIST_TARGET_MS;
       if (l.target && !ok) missed.push(l.label);
       const what = l.rows > 0 ? `${l.rows.toLocaleString('en')} rows, ` : '';
-      console.log(line(l.label, l.values, `${what}p95 < ${LIST_TARGET_MS} ms: ${ok ? 'met' : 'NOT met'}`));
+      const verdict = `p95 < ${LIST_TARGET_MS} ms: ${ok ? 'met' : 'NOT met'}`;
+      console.log(line(l.label, l.values, `${what}${l.target ? verdict : `(beside the list, not a target; ${verdict})`}`));
     }
     console.log(`\n  socket fan-out of one position (OsmAnd request sent → every viewer's socket has it)`);
     console.log(line('tree: customer, sub-reseller, reseller, admin', tree.fan.all));

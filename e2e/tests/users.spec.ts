@@ -139,7 +139,12 @@ test.describe('desktop 1280 px', () => {
     await row.click();
     // An administrator with the plus licence also gets the user's logs.
     const bar = page.getByRole('toolbar', { name: t('users.toolbar') });
-    await expect(bar.getByRole('button', { name: t('users.logs') })).toBeEnabled();
+    await bar.getByRole('button', { name: t('users.logs') }).click();
+    // The advanced logs open on that user (the logs feature's dialog).
+    const logs = page.getByRole('dialog', { name: t('logs.title.user', { name: 'Revenda Sul' }) });
+    await expect(logs).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(logs).toBeHidden();
     await linkVehicle(page, 'Revenda Sul');
     await expect(row.locator('.cl-cell').last()).toHaveText('1');
     await settled(page);
@@ -191,7 +196,12 @@ test.describe('desktop 1280 px', () => {
     const menu = await openUserMenu(page);
     await expect(menu.locator('[data-menu="users"]')).toHaveCount(0);
     await expect(menu.locator('[data-menu="reseller"]')).toHaveCount(0);
+    // "My account" opens the user editor on oneself.
+    await menu.getByRole('menuitem', { name: t('menu.user.account') }).click();
+    const account = page.getByRole('dialog', { name: t('userEditor.title.account') });
+    await expect(account.getByLabel(t('userEditor.fields.name'), { exact: true })).toHaveValue('Cliente Norte');
     await page.keyboard.press('Escape');
+    await expect(account).toBeHidden();
     await page.goto('/devices');
     await expect(page.getByTestId('screen-panel').getByText(car.name)).toBeVisible({ timeout: 15_000 });
   });

@@ -65,6 +65,9 @@ const ROWS: Row[] = [
   { route: 'DELETE /api/users/:id', kind: 'user', call: (c, _o, id) => c.delete(`/api/users/${id}`) },
   { route: 'GET /api/users?userId=', kind: 'user', call: (c, _o, id) => c.get(`/api/users?userId=${id}`) },
   { route: 'GET /api/users?deviceId=', kind: 'device', call: (c, _o, id) => c.get(`/api/users?deviceId=${id}`) },
+  // audit/audit-routes.ts: a user's and a device's log
+  { route: 'GET /api/users/:id/logs', kind: 'user', call: (c, _o, id) => c.get(`/api/users/${id}/logs`) },
+  { route: 'GET /api/devices/:id/logs', kind: 'device', call: (c, _o, id) => c.get(`/api/devices/${id}/logs`) },
   // auth/session-routes.ts ("login as")
   { route: 'GET /api/session/:id', kind: 'user', call: (c, _o, id) => c.get(`/api/session/${id}`) },
   // groups-routes.ts
@@ -138,7 +141,7 @@ const NO_ID = new Set([
   'GET /api/server', 'PUT /api/server', 'POST /api/server/restart', 'POST /api/server/reboot', 'GET /api/socket',
   'GET /api/positions', 'POST /api/users', 'POST /api/commands',
   'POST /api/calendars', 'POST /api/drivers', 'POST /api/maintenance', 'POST /api/attributes/computed', 'GET /api/notifications/types',
-  'GET /api/server/timezones', 'GET /api/statistics',
+  'GET /api/server/timezones', 'GET /api/statistics', 'GET /api/server/logs', 'GET /api/audit', 'POST /api/notifications/test',
 ]);
 
 // permissions-routes.ts: every link kind, the foreign id on one side and the caller's own

@@ -378,6 +378,12 @@ const TARGETS: Target[] = [
   get('/api/server/timezones', fixed('/api/server/timezones'), LIST_KEYS),
   get('/api/statistics', fixed('/api/statistics'), ['from', 'to'], reportValues, reportBase),
   get('/tarkan/weather', fixed('/tarkan/weather'), LIST_KEYS),
+  // The advanced logs (audit/audit-routes.ts) and the users manager's device counts.
+  ...['/api/server/logs', '/tarkan/server/logs'].map((path) => get(path, fixed(path), ['from', 'to', 'limit', 'offset'], reportValues, reportBase)),
+  ...['/api/users', '/tarkan/users'].map((base) => get(`${base}/:id/logs`, idPath(base, (f) => f.victim, '/logs'), ['from', 'to', 'limit', 'offset'], reportValues, reportBase)),
+  ...['/api/devices', '/tarkan/devices'].map((base) => get(`${base}/:id/logs`, idPath(base, (f) => f.device, '/logs'), ['from', 'to', 'limit', 'offset'], reportValues, reportBase)),
+  get('/api/audit', fixed('/api/audit'), ['from', 'to'], reportValues, reportBase),
+  get('/tarkan/users/device-counts', fixed('/tarkan/users/device-counts'), LIST_KEYS),
 
   get('/api/session', fixed('/api/session'), ['token']),
   get('/api/session/:id', idPath('/api/session', (f) => f.victim), ['token']),

@@ -24,9 +24,10 @@ export function restrictedAccountRefusal(method: string, url: string, user: Para
   const verb = method === 'HEAD' ? 'GET' : method;
   const route = `${verb} ${url}`;
   if (verb !== 'GET' && !WRITES_ALLOWED.has(route) && !SESSION_MECHANICS.test(url)) {
-    return driver ? 'A QR driver account only checks in and out of vehicles' : 'A shared access only views what was shared';
+    // "Write access denied - …": the client reads WRITE_ACCESS_DENIED from it (spec §8).
+    return driver ? 'Write access denied - a QR driver account only checks in and out of vehicles' : 'Write access denied - a shared access only views what was shared';
   }
-  if (driver && DRIVER_READS_REFUSED.has(route)) return 'A QR driver account only checks in and out of vehicles';
+  if (driver && DRIVER_READS_REFUSED.has(route)) return 'Device access denied - a QR driver account only checks in and out of vehicles';
   return null;
 }
 

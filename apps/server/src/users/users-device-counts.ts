@@ -25,11 +25,11 @@ import { notDeletedDevice } from '../access/visibility.ts';
 type Db = Kysely<Database>;
 
 /**
- * `{userId: count}` over every user (`scopeOf` null) or over `scopeOf` and its tree (the
- * `scope` CTE, which every branch then joins, so only their links are read: a join, not an
- * IN (subquery), which SQLite re-evaluates per row). Their devices
- * are gathered once (`owned`), then each manager also takes its tree's (`pairs`), and one
- * GROUP BY counts each user's distinct devices.
+ * `{userId: count}` over every user (`scopeOf` null) or over `scopeOf` and its tree: the
+ * `scope` CTE, which every branch then joins first so only their links are read (a join, not
+ * IN (subquery), which SQLite re-evaluates row by row; first, or SQLite plans it last). Their
+ * devices are gathered once (`owned`), each manager also takes its tree's (`pairs`, distinct
+ * user/device pairs), and one GROUP BY counts them.
  */
 export async function deviceCounts(db: Db, scopeOf: number | null): Promise<Map<number, number>> {
   const scoped = scopeOf !== null;
@@ -38,53 +38,53 @@ export async function deviceCounts(db: Db, scopeOf: number | null): Promise<Map<
     .with('owned', (qb) => {
       const direct = qb
         .selectFrom('userDevice as ud')
+        .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 'ud.ownerId'))
         .innerJoin('devices as d', 'd.id', 'ud.propertyId')
         .select(['ud.ownerId as userId', 'd.id as deviceId'])
-        .where(notDeletedDevice('d.uniqueId'))
-        .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 'ud.ownerId'));
+        .where(notDeletedDevice('d.uniqueId'));
       // Devices of a linked group, of its child groups and of their children (Traccar's 3 levels).
       const level0 = qb
         .selectFrom('userGroup as ug')
+        .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 'ug.ownerId'))
         .innerJoin('devices as d', 'd.groupId', 'ug.propertyId')
         .select(['ug.ownerId as userId', 'd.id as deviceId'])
-        .where(notDeletedDevice('d.uniqueId'))
-        .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 'ug.ownerId'));
+        .where(notDeletedDevice('d.uniqueId'));
       const level1 = qb
         .selectFrom('userGroup as ug')
+        .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 'ug.ownerId'))
         .innerJoin('groups as g1', 'g1.groupId', 'ug.propertyId')
         .innerJoin('devices as d', 'd.groupId', 'g1.id')
         .select(['ug.ownerId as userId', 'd.id as deviceId'])
-        .where(notDeletedDevice('d.uniqueId'))
-        .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 'ug.ownerId'));
+        .where(notDeletedDevice('d.uniqueId'));
       const level2 = qb
         .selectFrom('userGroup as ug')
+        .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 'ug.ownerId'))
         .innerJoin('groups as g1', 'g1.groupId', 'ug.propertyId')
         .innerJoin('groups as g2', 'g2.groupId', 'g1.id')
         .innerJoin('devices as d', 'd.groupId', 'g2.id')
         .select(['ug.ownerId as userId', 'd.id as deviceId'])
-        .where(notDeletedDevice('d.uniqueId'))
-        .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 'ug.ownerId'));
-      // A device reached twice (a link and a group) is counted once, by the count below.
-      return direct.unionAll(level0).unionAll(level1).unionAll(level2);
+        .where(notDeletedDevice('d.uniqueId'));
+      // UNION: a device reached twice (a link and a group) is one pair.
+      return direct.union(level0).union(level1).union(level2);
     })
     .with('pairs', (qb) =>
       qb
         .selectFrom('owned')
         .select(['owned.userId as userId', 'owned.deviceId as deviceId'])
-        .unionAll(
+        .union(
           // A manager (userLimit != 0) also has what its tree has, as visibility.ts says. Every
           // descendant of a user in scope is in scope too, so `owned` already holds their devices.
           qb
             .selectFrom('userTree as t')
+            .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 't.ancestorId'))
             .innerJoin('users as m', 'm.id', 't.ancestorId')
             .innerJoin('owned as o', 'o.userId', 't.descendantId')
             .select(['t.ancestorId as userId', 'o.deviceId as deviceId'])
-            .where('m.userLimit', '!=', 0)
-            .$if(scoped, (q) => q.innerJoin('scope', 'scope.id', 't.ancestorId')),
+            .where('m.userLimit', '!=', 0),
         ),
     )
     .selectFrom('pairs')
-    .select(['pairs.userId as userId', (eb) => eb.fn.count<number | string>('pairs.deviceId').distinct().as('n')])
+    .select(['pairs.userId as userId', (eb) => eb.fn.countAll<number | string>().as('n')])
     .groupBy('pairs.userId')
     .execute();
   return new Map(rows.map((r) => [Number(r.userId), Number(r.n)]));

@@ -134,6 +134,10 @@ describe('user form: to the API and back', () => {
     const hidden = formToUser(values, null, all);
     expect(hidden.attributes['tarkan.advancedPerms']).toBeUndefined();
     expect(hidden).toMatchObject({ readonly: true, deviceReadonly: true, limitCommands: true });
+    // Shown but untouched on a user without flags (every switch on screen): nothing written, so
+    // the user keeps every right instead of losing them all to an empty set.
+    const untouched = formToUser({ ...filled(), advancedPerms: null }, null, { ...all, writeAdvancedPerms: true });
+    expect(untouched.attributes['tarkan.advancedPerms']).toBeUndefined();
     // Reseller and billing attributes are left alone when their parts were not shown.
     const plain = formToUser(values, { id: 2, attributes: { 'tarkan.billingPrice': 100, 'tarkan.reseller': true } } as unknown as User,
       { writeAdvancedPerms: false, writeReseller: false, writeBilling: false });

@@ -457,8 +457,11 @@ export function formToUser(values: UserFormValues, original: User | null, option
   // Never echoed back: the API shows null for it, and null there means "keep".
   delete body.totpKey;
 
-  if (options.writeAdvancedPerms) {
-    attributes[ADVANCED_PERMS_KEY] = encodeAdvancedPerms(values.advancedPerms ?? []);
+  // No flags in the form means none stored and none touched: the editor shows such a user with
+  // every switch on (spec §6: without flags a non-shared user passes), so nothing is written and
+  // the user keeps exactly that. Writing an empty set here would take every right away.
+  if (options.writeAdvancedPerms && values.advancedPerms) {
+    attributes[ADVANCED_PERMS_KEY] = encodeAdvancedPerms(values.advancedPerms);
     body.readonly = false;
     body.deviceReadonly = false;
     body.limitCommands = false;
