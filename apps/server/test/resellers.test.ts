@@ -231,6 +231,10 @@ describe.each(backends)('reseller trees (%s)', (backend) => {
       { attributes: { ...me.attributes, 'tarkan.subReseller': false } },
       { attributes: { ...me.attributes, 'tarkan.limitReseller': 100 } },
       { attributes: { ...me.attributes, 'tarkan.domainReseller': 'mine.example.com' } },
+      // Billing terms are set by whoever bills this user, never by the user.
+      { attributes: { ...me.attributes, 'tarkan.billingPrice': 1 } },
+      { attributes: { ...me.attributes, 'tarkan.billingTrustUnlock': 1 } },
+      { attributes: { ...me.attributes, 'tarkan.enableBilling': false } },
     ];
     for (const change of changes) {
       const res = await clients.R!.put(`/api/users/${me.id}`, { ...me, ...change });

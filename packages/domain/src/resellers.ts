@@ -2,6 +2,7 @@
 // more than it holds. A reseller is a manager (Traccar `userLimit` != 0) flagged with user
 // attributes; its users, and their users, form its tree at any depth. Both the server (which
 // enforces these rules) and the user editor (which shows them) use this one module.
+import { USER_BILLING_KEYS } from './billing-keys.ts';
 import { z } from 'zod';
 import { decodeAdvancedPerms, type PermissionServer } from './permissions.ts';
 
@@ -29,7 +30,7 @@ export const ADVANCED_PERMS_KEY = 'tarkan.advancedPerms';
 export const PRIVILEGE_FIELDS = [
   'administrator', 'deviceLimit', 'userLimit', 'readonly', 'deviceReadonly', 'limitCommands', 'expirationTime', 'disabled',
 ] as const;
-export const PRIVILEGE_ATTRIBUTES: readonly string[] = [ADVANCED_PERMS_KEY, ...RESELLER_ATTRIBUTE_KEYS];
+export const PRIVILEGE_ATTRIBUTES: readonly string[] = [ADVANCED_PERMS_KEY, ...RESELLER_ATTRIBUTE_KEYS, ...Object.values(USER_BILLING_KEYS)];
 
 type Attributes = Record<string, unknown> | undefined;
 

@@ -16,6 +16,7 @@ import { MAX_PASSWORD, MIN_EMAIL, MIN_NAME, MIN_PASSWORD } from './user.ts';
 import { normalizeLanguage } from '../language.ts';
 import { decodeAdvancedPerms, encodeAdvancedPerms } from '../permissions.ts';
 import { ADVANCED_PERMS_KEY, isHostName, RESELLER_KEYS } from '../resellers.ts';
+import { USER_BILLING_KEYS } from '../billing-keys.ts';
 
 /** Map layers the product offers (tarkan-reference §3.13.3). */
 export const MAP_TYPES = ['openstreet', 'googleST', 'googleTR', 'googleSN'] as const;
@@ -60,29 +61,8 @@ export const USER_CONTACT_KEYS = {
   telegramChatId: 'telegramChatId',
 } as const;
 
-/** Billing settings of one customer (tarkan-reference §6.3; "Disccount" is their spelling). */
-export const USER_BILLING_KEYS = {
-  enabled: 'tarkan.enableBilling',
-  taxId: 'tarkan.billingCpfCnpj',
-  /** 1/0 */
-  trustUnlock: 'tarkan.billingTrustUnlock',
-  trustUnlockDays: 'tarkan.billingTrustUnlockDays',
-  /** 1/0: automatic suspension */
-  suspension: 'tarkan.billingSuspension',
-  suspensionDays: 'tarkan.billingSuspensionDays',
-  description: 'tarkan.billingDescription',
-  /** Day of the month of the first due date. */
-  dueDay: 'tarkan.billingDate',
-  /** Whole cents. */
-  price: 'tarkan.billingPrice',
-  fine: 'tarkan.billingFine',
-  fineMode: 'tarkan.billingFineMode',
-  /** Percent a month. */
-  interest: 'tarkan.billingInterest',
-  discount: 'tarkan.billingDisccount',
-  discountMode: 'tarkan.billingDisccountMode',
-  discountDays: 'tarkan.billingDisccountDays',
-} as const;
+/** Billing settings of one customer: billing-keys.ts. */
+export { USER_BILLING_KEYS };
 
 export type AddressField = keyof typeof USER_ADDRESS_KEYS;
 export type ContactField = keyof typeof USER_CONTACT_KEYS;
