@@ -3,7 +3,7 @@
 // attributes; its users, and their users, form its tree at any depth. Both the server (which
 // enforces these rules) and the user editor (which shows them) use this one module.
 import { USER_BILLING_KEYS } from './billing-keys.ts';
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { decodeAdvancedPerms, type PermissionServer } from './permissions.ts';
 
 /** The user attributes a reseller is made of. */

@@ -7,7 +7,7 @@
 // Stored values written by the existing product are read leniently ("true" for true, a limit as
 // text) and never rewritten unless the administrator changes them: a save that leaves an option
 // alone keeps its stored value byte for byte.
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { LANGUAGES, normalizeLanguage, type Language } from './language.ts';
 import { inRange, rangeText, type RangeName } from './schemas/ranges.ts';
 import { TEXT_MAX } from './schemas/fields.ts';

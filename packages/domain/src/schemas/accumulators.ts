@@ -1,7 +1,7 @@
 // Body of PUT /api/devices/{id}/accumulators: the odometer (`totalDistance`, metres) and engine
 // hours (`hours`, milliseconds); at least one of them. `deviceId`, when sent, must be the
 // device of the address (checked by the server).
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { amountIn, OBJECT_EXPECTED } from './fields.ts';
 
 const NEITHER = 'Invalid accumulators - give totalDistance (metres) or hours (milliseconds)';

@@ -1,7 +1,7 @@
 // Body of POST /api/calendars and PUT /api/calendars/{id}: a name and `data`, the iCalendar
 // text encoded in base64 (../icalendar.ts checks it). The parsed body holds the decoded text:
 // that is what the server stores and the calendar engine reads.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { readCalendarData } from '../icalendar.ts';
 import { attributesOrEmpty, OBJECT_EXPECTED, requiredText } from './fields.ts';
 

@@ -1,7 +1,7 @@
 // Bodies of the saved commands (POST /api/commands, PUT /api/commands/{id}) and of sending a
 // command (POST /api/commands/send). `attributes` holds the command's parameters; an empty
 // array, which some clients send, counts as none.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { ATTRIBUTES_MAX_BYTES } from './attributes.ts';
 import { attributesObject, flag, OBJECT_EXPECTED, optionalText } from './fields.ts';
 import { textProblem } from './text.ts';

@@ -3,7 +3,7 @@
 // `attribute`, read as `type` (string, number or boolean); attributes with a negative
 // `priority` run before the rest of processing, the others after motion. Traccar's Attribute
 // has no free-form `attributes` map.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { OBJECT_EXPECTED, requiredText, TEXT_MAX } from './fields.ts';
 
 export const COMPUTED_ATTRIBUTE_TYPES = ['string', 'number', 'boolean'] as const;

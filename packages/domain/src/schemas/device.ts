@@ -1,7 +1,7 @@
 // Body of POST /api/devices and PUT /api/devices/{id} (Traccar's Device). status, lastUpdate
 // and positionId belong to the server (the ingest pipeline) and are ignored, as Traccar
 // ignores them in generic writes; unknown keys are dropped.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { attributesOrEmpty, flag, instant, OBJECT_EXPECTED, optionalText, ref, requiredText } from './fields.ts';
 
 export const deviceSchema = z.object(

@@ -1,7 +1,7 @@
 // Body of POST /api/drivers and PUT /api/drivers/{id}: a name and the identifier trackers
 // report as the position attribute `driverUniqueId` (an RFID card, an iButton...), unique
 // among drivers.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { attributesOrEmpty, OBJECT_EXPECTED, requiredText } from './fields.ts';
 
 export const driverSchema = z.object(

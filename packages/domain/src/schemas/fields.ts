@@ -1,7 +1,7 @@
 // Field schemas the request bodies are built from. Their messages follow messages.ts: a tail
 // ("must be a number from -90 to 90 degrees") that the formatter prefixes with the field's
 // path, or a whole Traccar-style line when the field needs its own title.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { ATTRIBUTES_MAX_BYTES, attributesProblem, isPlainObject, type Attributes } from './attributes.ts';
 import { instantProblemText, isInstantInRange, readIsoInstant } from './instant.ts';
 import { inRange, rangeText, type RangeName } from './ranges.ts';

@@ -1,6 +1,6 @@
 // Body of POST /api/geofences and PUT /api/geofences/{id}. The area is latitude-first WKT
 // (CIRCLE, POLYGON, LINESTRING) checked by geofence-area.ts and stored trimmed as sent.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { parseArea } from '../geofence-area.ts';
 import { attributesOrEmpty, OBJECT_EXPECTED, optionalText, ref, requiredText } from './fields.ts';
 

@@ -1,5 +1,5 @@
 // Body of POST /api/groups and PUT /api/groups/{id}: name, parent group, attributes.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { attributesOrEmpty, OBJECT_EXPECTED, ref, requiredText } from './fields.ts';
 
 export const groupSchema = z.object(

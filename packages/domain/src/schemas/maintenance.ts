@@ -2,7 +2,7 @@
 // the position value it follows (an attribute key such as totalDistance, odometer, hours, or
 // serverTime / deviceTime / fixTime), `start` where counting begins and `period` the interval,
 // in that value's unit (metres, milliseconds). A period of 0 never falls due.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { attributesOrEmpty, OBJECT_EXPECTED, requiredText } from './fields.ts';
 
 /** Longest `type` (a position attribute key). */

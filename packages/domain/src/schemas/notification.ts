@@ -4,7 +4,7 @@
 // or for the devices and groups linked to it, within `calendarId`'s periods; the `command`
 // notificator sends saved command `commandId`. Attributes carry `alarms`, `geofenceIds`,
 // `priority` and the client's own keys.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { EVENT_TYPES, isEventType, type EventType } from '../event-types.ts';
 import { attributesOrEmpty, flag, OBJECT_EXPECTED, optionalText, ref } from './fields.ts';
 import { textProblem } from './text.ts';

@@ -1,7 +1,7 @@
 // Bodies of /api/permissions: one link `{"<owner>Id": n, "<property>Id": m}` (exactly two
 // keys, the first naming the owner) and /api/permissions/bulk: an array of links that all use
 // the same key pair. Which key pairs exist is the server's registry; this checks the form.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { isPlainObject } from './attributes.ts';
 
 export const BULK_MAX_LINKS = 10_000;

@@ -1,7 +1,7 @@
 // Body of PUT /api/server (administrators): Traccar clients send the whole Server object;
 // computed fields (version, emailEnabled, newServer...) are ignored, fields left out keep
 // their stored value, and a body with no writable field is refused.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { attributesObject, numberIn, OBJECT_EXPECTED, optionalText, strictBool } from './fields.ts';
 
 const text = optionalText().optional();

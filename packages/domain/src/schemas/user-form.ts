@@ -6,7 +6,7 @@
 // Tarkan's editors write, Traccar's `speedUnit`/`distanceUnit`/`volumeUnit`/`timezone`/
 // `telegramChatId`) and new `tarkan.*` keys where it does not. Attributes the form does not know
 // are kept as they are. The server checks the API body again (schemas/user.ts and its rules).
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import type { Attributes } from './attributes.ts';
 import type { User } from '../entities.ts';
 import { readIsoInstant } from './instant.ts';

@@ -2,7 +2,7 @@
 // returned, so a PUT keeps what it leaves out; null for a boolean, a number or the attributes
 // means "unchanged", as Traccar clients send nulls for fields they do not edit. `totpKey` is
 // never shown by the API (it answers null), so null keeps it and "" removes it.
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { attributesObject, exactText, instant, NAME_MAX, numberIn, strictBool, TEXT_MAX } from './fields.ts';
 
 /** Spec §5 form rules (checked by the server on the values a user ends up with). */

@@ -4,7 +4,6 @@
 // navigation bar. Shared users get no menu and a full-width map; QR drivers never get here.
 // The component library, the query client and the live session live in this lazily loaded
 // chunk (MapLibre loads later still, from the map view), so public screens stay light.
-import './zod-without-eval.ts';
 import '@mantine/core/styles.css';
 import './shell.css';
 import { useMemo } from 'react';
