@@ -102,7 +102,7 @@ test.describe('desktop 1280 px', () => {
     await signIn(page, 'admin', ADMIN_PASSWORD);
     const server = (await (await page.request.get('/api/server')).json()) as { version: string };
     const dropdown = await openUserMenu(page);
-    await expect(dropdown.getByRole('menuitem')).toHaveText([menu.user.account!, menu.user.logs!, menu.user.users!, menu.user.server!, menu.user.reseller!, menu.user.logout!]);
+    await expect(dropdown.getByRole('menuitem')).toHaveText([menu.user.account!, menu.user.logs!, menu.user.users!, menu.user.server!, menu.user.calendars!, menu.user.reseller!, menu.user.logout!]);
     await expect(page.getByTestId('about-line')).toHaveText(fill(menu.about, { version: '2.0.1', server: server.version }));
     await expect(dropdown).toContainText('Administrator');
     await expectAccessible(page, 'user menu');

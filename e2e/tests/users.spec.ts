@@ -155,7 +155,7 @@ test.describe('desktop 1280 px', () => {
   test('the reseller sees its tree against its limits, creates its customer and links the vehicle to it', async ({ page }) => {
     await signIn(page, resellerEmail, PASSWORD);
     const menu = await openUserMenu(page);
-    await expect(menu.locator('[data-menu]')).toHaveText([t('menu.user.account'), t('menu.user.users'), t('menu.user.reseller'), t('menu.user.logout')]);
+    await expect(menu.locator('[data-menu]')).toHaveText([t('menu.user.account'), t('menu.user.users'), t('menu.user.calendars'), t('menu.user.reseller'), t('menu.user.logout')]);
     await page.keyboard.press('Escape');
 
     const list = await openUsers(page);
@@ -234,7 +234,7 @@ test.describe('desktop 1280 px', () => {
     await page.goto(`/devices/${car.id}`);
     const panel = page.getByTestId('screen-panel');
     await expect(panel.getByRole('heading', { name: car.name })).toBeVisible({ timeout: 15_000 });
-    await panel.getByRole('button', { name: t('users.linksOf', { name: car.name }) }).click();
+    await panel.getByRole('button', { name: t('users.links'), exact: true }).click();
     await expect(page.getByRole('menuitem')).toHaveText(
       ['geofences', 'notifications', 'drivers', 'attributes', 'commands', 'maintenance'].map((k) => t(`users.linkTypes.${k}`)),
     );

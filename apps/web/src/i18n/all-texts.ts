@@ -10,8 +10,9 @@ import type users from './locales/en/users.json';
 import type server from './locales/en/server.json';
 import type logs from './locales/en/logs.json';
 import type userEditor from './locales/en/userEditor.json';
+import type calendars from './locales/en/calendars.json';
 
-type Texts = typeof core & typeof shell & typeof history & typeof reports & typeof users & typeof server & typeof logs & typeof userEditor;
+type Texts = typeof core & typeof shell & typeof history & typeof reports & typeof users & typeof server & typeof logs & typeof userEditor & typeof calendars;
 
 type Messages = Record<string, unknown>;
 

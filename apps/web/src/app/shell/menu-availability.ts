@@ -29,7 +29,7 @@ export const USER_MENU_AVAILABLE: Record<UserMenuId, boolean> = {
   notifications: false,
   events: false,
   drivers: false,
-  calendars: false,
+  calendars: true,
   maintenance: false,
   reseller: true,
   logout: true,
@@ -48,6 +48,7 @@ export const USER_MENU_DIALOGS: Partial<Record<UserMenuId, ShellDialog>> = {
   logs: { kind: 'logs', scope: { kind: 'all' } },
   server: { kind: 'server' },
   reseller: { kind: 'reseller' },
+  calendars: { kind: 'calendars' },
 };
 
 export function visibleSideEntries(ctx: MenuContext, available = SIDE_MENU_AVAILABLE): SideMenuEntry[] {

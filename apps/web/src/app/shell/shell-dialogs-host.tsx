@@ -17,6 +17,7 @@ export const DIALOGS: Partial<Record<ShellDialogKind, DialogComponent>> = {
   reseller: dialog<'reseller'>(() => import('../../features/reseller/reseller-dialog.tsx')),
   server: dialog<'server'>(() => import('../../features/server-settings/server-settings-dialog.tsx')),
   logs: dialog<'logs'>(() => import('../../features/logs/logs-dialog.tsx')),
+  calendars: dialog<'calendars'>(() => import('../../features/calendars/calendars-dialog.tsx')),
 };
 
 /** Registers a dialog component for a kind (called from this file's list below). */

@@ -14,7 +14,9 @@ export type ShellDialog =
   /** The advanced logs of the whole server, one user or one device. */
   | { kind: 'logs'; scope: LogScope }
   /** What a reseller's tree holds against its limits, and its domain. */
-  | { kind: 'reseller' };
+  | { kind: 'reseller' }
+  /** The calendars manager and its editor (spec §2 has no /calendars route). */
+  | { kind: 'calendars' };
 
 export type ShellDialogKind = ShellDialog['kind'];
 

@@ -13,8 +13,8 @@ describe('menu availability', () => {
     expect(Object.keys(USER_MENU_AVAILABLE).sort()).toEqual([...USER_MENU_IDS].sort());
   });
 
-  it('shows only entries whose screens exist (today: my account, logs, users, server, reseller, sign-out; devices and reports in the side menu)', () => {
-    expect(visibleUserEntries(admin).map((e) => e.id)).toEqual(['account', 'logs', 'users', 'server', 'reseller', 'logout']);
+  it('shows only entries whose screens exist (today: my account, logs, users, server, calendars, reseller, sign-out; devices and reports in the side menu)', () => {
+    expect(visibleUserEntries(admin).map((e) => e.id)).toEqual(['account', 'logs', 'users', 'server', 'calendars', 'reseller', 'logout']);
     expect(visibleUserEntries(shared)).toEqual([{ id: 'logout' }]);
     expect(visibleSideEntries(admin).map((e) => e.id)).toEqual(['devices', 'reports']);
     expect(visibleSideEntries(shared)).toEqual([]);
@@ -25,7 +25,7 @@ describe('menu availability', () => {
     const reseller: MenuContext = { user: { administrator: false, userLimit: 10, attributes: { 'tarkan.reseller': true } }, server };
     const customer: MenuContext = { user: { administrator: false, userLimit: 0, attributes: {} }, server };
     const sharedManager: MenuContext = { user: { administrator: false, userLimit: 10, attributes: { isShared: true, 'tarkan.reseller': true } }, server };
-    expect(visibleUserEntries(reseller).map((e) => e.id)).toEqual(['account', 'users', 'reseller', 'logout']);
+    expect(visibleUserEntries(reseller).map((e) => e.id)).toEqual(['account', 'users', 'calendars', 'reseller', 'logout']);
     expect(visibleUserEntries(customer).map((e) => e.id)).not.toContain('users');
     expect(visibleUserEntries(customer).map((e) => e.id)).not.toContain('reseller');
     expect(visibleUserEntries(sharedManager)).toEqual([{ id: 'logout' }]);
@@ -39,7 +39,7 @@ describe('menu availability', () => {
 
   it('intersects availability with the permission rules', () => {
     const all = { ...USER_MENU_AVAILABLE, account: true, server: true, logs: true };
-    expect(visibleUserEntries(admin, all).map((e) => e.id)).toEqual(['account', 'logs', 'users', 'server', 'reseller', 'logout']);
+    expect(visibleUserEntries(admin, all).map((e) => e.id)).toEqual(['account', 'logs', 'users', 'server', 'calendars', 'reseller', 'logout']);
     expect(visibleUserEntries(shared, all).map((e) => e.id)).toEqual(['logout']);
     const side = { ...SIDE_MENU_AVAILABLE, devices: true, notifications: true };
     expect(visibleSideEntries(admin, side).map((e) => e.id)).toEqual(['devices', 'reports', 'notifications']);

@@ -47,7 +47,7 @@ describe('device links menu', () => {
     signIn(null);
     stubFetch(() => json([]));
     await show();
-    fireEvent.click(await screen.findByRole('button', { name: 'Vínculos de Van' }));
+    fireEvent.click(await screen.findByRole('button', { name: pt.links }));
     const items = await screen.findAllByRole('menuitem');
     expect(items.map((i) => i.textContent)).toEqual(
       [pt.linkTypes.geofences, pt.linkTypes.notifications, pt.linkTypes.drivers, pt.linkTypes.attributes, pt.linkTypes.commands, pt.linkTypes.maintenance],
@@ -58,7 +58,7 @@ describe('device links menu', () => {
     signIn([B.devices, B.devicesEdit, B.geofences, B.drivers]);
     const calls = stubFetch((call) => json(call.url.includes('all=true') ? [{ id: 1, name: 'Pátio' }] : []));
     await show();
-    fireEvent.click(await screen.findByRole('button', { name: 'Vínculos de Van' }));
+    fireEvent.click(await screen.findByRole('button', { name: pt.links }));
     const items = await screen.findAllByRole('menuitem');
     expect(items.map((i) => i.textContent)).toEqual([pt.linkTypes.geofences, pt.linkTypes.drivers]);
     fireEvent.click(items[0]!);

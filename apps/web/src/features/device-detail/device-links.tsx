@@ -36,7 +36,7 @@ function LinksMenu({ device }: { device: Pick<Device, 'id' | 'name'> }) {
     <>
       <Menu withinPortal zIndex={500} withInitialFocusPlaceholder={false}>
         <Menu.Target>
-          <Button size="compact-sm" variant="light" aria-label={t('users.linksOf', { name: device.name })} data-testid="device-links">
+          <Button size="compact-sm" variant="light" data-testid="device-links">
             {t('users.links')}
           </Button>
         </Menu.Target>

@@ -15,7 +15,6 @@ import { saveErrorText } from './save-error.ts';
 import { NEW_ID, type Entity } from './use-collection.ts';
 // Its fieldset's hint and error colours (a dialog may open where no list was drawn).
 import './collection.css';
-import './collection.css';
 
 /** Mantine's default error red is too light for small text on white (WCAG AA). */
 export const ERROR_PROPS = { style: { color: '#b42318' } };
@@ -70,11 +69,12 @@ function EditorBody<V extends Entity, Out>({
 
   const set = <K extends keyof V>(field: K, value: V[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
-    // A corrected field stops showing its old message.
+    // A corrected field stops showing its old message (and so do the fields inside it:
+    // "form.schedules.0.end" when `form` is set).
     setErrors((e) => {
-      if (!(String(field) in e)) return e;
-      const { [String(field)]: _gone, ...rest } = e;
-      return rest;
+      const name = String(field);
+      const kept = Object.entries(e).filter(([key]) => key !== name && !key.startsWith(`${name}.`));
+      return kept.length === Object.keys(e).length ? e : Object.fromEntries(kept);
     });
   };
   const form: EditorForm<V> = {

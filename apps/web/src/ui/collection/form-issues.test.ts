@@ -45,6 +45,8 @@ describe('zod issues to form messages', () => {
   it('keeps the attribute key of an attribute problem and the first issue of a field', () => {
     expect(issueField(['attributes', 'tarkan.lang'])).toBe('attributes.tarkan.lang');
     expect(issueField([])).toBe('');
+    expect(issueField(['form', 'schedules', 0, 'end'])).toBe('form.schedules.0.end');
+    expect(issueField(['form', 'schedules'])).toBe('form');
     const errors = formErrors([
       { code: 'custom', path: ['name'], message: 'Name is required - fill in the name field' },
       { code: 'custom', path: ['name'], message: 'at most 5 characters' },

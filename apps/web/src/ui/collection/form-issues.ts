@@ -58,10 +58,15 @@ export function issueText(issue: SchemaIssue): IssueText {
   return { key: 'invalid' };
 }
 
-/** The field an issue belongs to: its first path segment ("attributes" keeps its key: "attributes.x"). */
+/**
+ * The field an issue belongs to: its first path segment ("attributes" keeps its key: "attributes.x"),
+ * or the whole path when it goes through a list ("form.schedules.0.end"), so each row of a list of
+ * sub-forms shows its own problems.
+ */
 export function issueField(path: readonly PropertyKey[]): string {
   const [first, second] = path;
   if (first === undefined) return '';
+  if (path.some((segment) => typeof segment === 'number')) return path.map(String).join('.');
   return first === 'attributes' && second !== undefined ? `attributes.${String(second)}` : String(first);
 }
 
