@@ -83,10 +83,10 @@ describe('events engine', () => {
 });
 
 describe('events engine, geofence segment crossing', () => {
-  it('off by default; with event.geofence.segmentCrossing a jump over a linked geofence raises geofenceCrossed', () => {
+  it('a jump over a linked geofence raises geofenceEnter then geofenceExit; Traccar\'s geofenceCrossed only with event.geofence.segmentCrossing', () => {
     const jump = () => [at(0, { latitude: 9.995, longitude: 9.95 }), at(10, { latitude: 9.995, longitude: 10.05 })];
-    expect(run(engine(), entry(), jump())[1]!.events.map((x) => x.type)).toEqual([]);
+    expect(run(engine(), entry(), jump())[1]!.events.map((x) => [x.type, x.geofenceId])).toEqual([['geofenceEnter', 5], ['geofenceExit', 5]]);
     const on = run(engine({ 'event.geofence.segmentCrossing': true }), entry(), jump());
-    expect(on[1]!.events.map((x) => [x.type, x.geofenceId])).toEqual([['geofenceCrossed', 5]]);
+    expect(on[1]!.events.map((x) => [x.type, x.geofenceId])).toEqual([['geofenceEnter', 5], ['geofenceExit', 5], ['geofenceCrossed', 5]]);
   });
 });

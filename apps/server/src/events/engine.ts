@@ -1,6 +1,7 @@
 // The events engine (reference A.5): two pipeline steps and the background parts.
 //  - `geofencesStep` sets the position's geofenceIds (geofences of the device and its
-//    groups containing it), for every position, as Traccar's geofence handler does;
+//    groups containing it), for every position, as Traccar's geofence handler does, with
+//    the spatial index, hysteresis and segment crossings of geofence-tracker.ts;
 //  - `eventsStep` runs the event handlers in Traccar's order — media, commandResult,
 //    overspeed, behavior (hard acceleration / braking alarms), fuel, (motion: motion/),
 //    geofence (+ geofenceCrossed with event.geofence.segmentCrossing), alarm, ignition,
@@ -24,9 +25,10 @@ import { noCalendars, type CalendarCheck } from './calendars.ts';
 import { commandResultEvent } from './command-result.ts';
 import { driverEvents } from './driver.ts';
 import { fuelEvents } from './fuel.ts';
-import { geofenceEvents } from './geofence-events.ts';
+import { geofenceEvents, geofencePassEvents } from './geofence-events.ts';
 import { geofenceCrossedEvents } from './geofence-crossing.ts';
 import { GeofenceCache } from './geofence-cache.ts';
+import { GeofenceTracker } from './geofence-tracker.ts';
 import { ignitionEvents } from './ignition.ts';
 import { mediaEvents } from './media.ts';
 import { maintenanceEvents, noMaintenances, type MaintenanceSource } from './maintenance.ts';
@@ -43,6 +45,7 @@ interface DeviceSettings {
 
 export class EventsEngine {
   readonly geofences: GeofenceCache;
+  readonly geofenceTracker: GeofenceTracker;
   /** HOOK: calendars (calendars.ts); every moment is inside until calendars/ provides a check. */
   calendars: CalendarCheck = noCalendars;
   /** HOOK: maintenance entities (maintenance.ts); none until maintenance/ provides a source. */
@@ -62,6 +65,7 @@ export class EventsEngine {
     readonly lookup: AttributeLookup,
   ) {
     this.geofences = new GeofenceCache(ctx);
+    this.geofenceTracker = new GeofenceTracker(this.geofences);
     this.multiplier = lookup.config('event.overspeed.thresholdMultiplier', 1);
     this.minimalDurationMs = lookup.config('event.overspeed.minimalDuration', 0) * 1000;
     this.preferLowest = lookup.config('event.overspeed.preferLowest', false);
@@ -81,9 +85,7 @@ export class EventsEngine {
 
   readonly geofencesStep: Step = {
     name: 'geofences',
-    run: (work) => {
-      work.position.geofenceIds = this.geofences.containing(work.entry.id, work.entry, work.position);
-    },
+    run: (work) => this.geofenceTracker.track(work),
   };
 
   readonly eventsStep: Step = {
@@ -147,6 +149,7 @@ export class EventsEngine {
     behaviorEvents(events, position, previous, this.accelerationThreshold, this.brakingThreshold);
     fuelEvents(events, position, previous, settings.fuelDropThreshold, settings.fuelIncreaseThreshold);
     geofenceEvents(events, position, previous, this.geofenceInfo, this.calendars);
+    geofencePassEvents(events, position, this.geofenceTracker.crossed(position), this.geofenceInfo, this.calendars);
     if (this.segmentCrossing) geofenceCrossedEvents(events, position, previous, this.geofences.forDevice(entry.id, entry), this.calendars);
     alarmEvents(events, position, previous, this.ignoreDuplicateAlerts);
     ignitionEvents(events, position, previous);

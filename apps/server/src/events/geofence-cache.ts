@@ -3,8 +3,13 @@
 // which geofences apply to which device (linked to the device, or to its group or any parent
 // group — Traccar's tc_device_geofence / tc_group_geofence). Loaded at start; reloaded (whole,
 // coalesced) on geofence, permission and group changes; a device's list is memoised and
-// rebuilt when its group changes. No database read per message.
+// rebuilt when its group changes. No database read per message. A spatial index (grid over
+// the bounding boxes, @rastro/domain/geofence-index) gives the few geofences near a fix; they
+// are intersected with the device's linked set, so a fix costs the same with 10 or 10,000
+// linked zones.
 import { areaContains, DEFAULT_POLYLINE_DISTANCE_M, parseArea, type GeofenceArea } from '@rastro/domain/geofence-area';
+import { hysteresisFrom, type Hysteresis } from '@rastro/domain/geofence-crossing';
+import { areaBox, GeofenceIndex, type Box } from '@rastro/domain/geofence-index';
 import type { AppContext } from '../context.ts';
 import type { PositionDraft } from '../processing/position-draft.ts';
 import { asNumber, type DeviceSettingsSource } from './attribute-lookup.ts';
@@ -19,8 +24,10 @@ export interface CachedGeofence {
   /** Altitude bounds in metres, 0 = none. */
   floor: number;
   ceiling: number;
-  /** Bounding box in degrees, or null when it cannot be used (antimeridian, poles). */
-  box: { minLat: number; maxLat: number; minLon: number; maxLon: number } | null;
+  /** Bounding box in degrees grown by the exit buffer, or null when it cannot be used (antimeridian, poles). */
+  box: Box | null;
+  /** Dwell time and exit buffer (attributes `dwellTime` s, `exitBuffer` m). */
+  hysteresis: Hysteresis;
 }
 
 export interface GeofenceRow {
@@ -28,34 +35,6 @@ export interface GeofenceRow {
   area: string;
   calendarId: number | null;
   attributes: string | Record<string, unknown>;
-}
-
-const M_PER_DEG = 111_320;
-
-function boundingBox(area: GeofenceArea, polylineDistance: number): CachedGeofence['box'] {
-  let minLat = Infinity, maxLat = -Infinity, minLon = Infinity, maxLon = -Infinity;
-  let margin = 0;
-  if (area.type === 'circle') {
-    minLat = maxLat = area.latitude;
-    minLon = maxLon = area.longitude;
-    margin = area.radius;
-  } else {
-    for (const [lat, lon] of area.points) {
-      minLat = Math.min(minLat, lat);
-      maxLat = Math.max(maxLat, lat);
-      minLon = Math.min(minLon, lon);
-      maxLon = Math.max(maxLon, lon);
-    }
-    if (area.type === 'linestring') margin = polylineDistance;
-  }
-  if (maxLon - minLon > 180) return null; // spans the antimeridian
-  // 10 % extra on the margin: the exact tests use slightly different distance formulas.
-  const dLat = (margin * 1.1) / M_PER_DEG + 1e-9;
-  const maxAbsLat = Math.max(Math.abs(minLat), Math.abs(maxLat)) + dLat;
-  if (maxAbsLat >= 89) return null;
-  const dLon = (margin * 1.1) / (M_PER_DEG * Math.cos((maxAbsLat * Math.PI) / 180)) + 1e-9;
-  if (minLon - dLon < -180 || maxLon + dLon > 180) return null;
-  return { minLat: minLat - dLat, maxLat: maxLat + dLat, minLon: minLon - dLon, maxLon: maxLon + dLon };
 }
 
 /** A geofence row as the cache keeps it; null when its area does not parse. */
@@ -72,6 +51,7 @@ export function cacheGeofence(row: GeofenceRow): CachedGeofence | null {
     }
   } else attributes = row.attributes;
   const polylineDistance = asNumber(attributes.polylineDistance) ?? DEFAULT_POLYLINE_DISTANCE_M;
+  const hysteresis = hysteresisFrom(attributes);
   return {
     id: Number(row.id),
     area: parsed.area,
@@ -80,7 +60,9 @@ export function cacheGeofence(row: GeofenceRow): CachedGeofence | null {
     polylineDistance,
     floor: asNumber(attributes.floor) ?? 0,
     ceiling: asNumber(attributes.ceiling) ?? 0,
-    box: boundingBox(parsed.area, polylineDistance),
+    // Grown by the exit buffer: a fix still within the buffer must come back from the index.
+    box: areaBox(parsed.area, polylineDistance, hysteresis.exitBufferM),
+    hysteresis,
   };
 }
 
@@ -95,17 +77,27 @@ export function geofenceContains(g: CachedGeofence, latitude: number, longitude:
 
 interface Snapshot {
   geofences: Map<number, CachedGeofence>;
+  index: GeofenceIndex;
   byDevice: Map<number, number[]>;
   byGroup: Map<number, number[]>;
   groupParent: Map<number, number | null>;
 }
 
 const EMPTY: readonly CachedGeofence[] = [];
+const NO_IDS: ReadonlySet<number> = new Set();
+
+/** The geofences that apply to a device, as a list (ascending id) and a set for the index intersection. */
+interface Linked {
+  list: readonly CachedGeofence[];
+  ids: ReadonlySet<number>;
+}
 
 export class GeofenceCache {
-  private snap: Snapshot = { geofences: new Map(), byDevice: new Map(), byGroup: new Map(), groupParent: new Map() };
+  private snap: Snapshot = { geofences: new Map(), index: new GeofenceIndex([]), byDevice: new Map(), byGroup: new Map(), groupParent: new Map() };
   /** deviceId -> (groupId it was built for, its geofences). */
-  private memo = new Map<number, { groupId: number | null; list: readonly CachedGeofence[] }>();
+  private memo = new Map<number, { groupId: number | null; linked: Linked }>();
+  /** groupId -> the linked set of a device with no links of its own in that group. */
+  private groupMemo = new Map<number | null, Linked>();
   private unsubscribe: (() => void) | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -165,8 +157,9 @@ export class GeofenceCache {
       }
       return m;
     };
-    this.snap = { geofences, byDevice: group(data.deviceLinks), byGroup: group(data.groupLinks), groupParent: new Map(data.groups) };
+    this.snap = { geofences, index: new GeofenceIndex(geofences.values()), byDevice: group(data.deviceLinks), byGroup: group(data.groupLinks), groupParent: new Map(data.groups) };
     this.memo = new Map();
+    this.groupMemo = new Map();
   }
 
   byId(id: number): CachedGeofence | undefined {
@@ -175,11 +168,28 @@ export class GeofenceCache {
 
   /** The geofences applying to the device: its own links and those of its group chain. */
   forDevice(deviceId: number, device: DeviceSettingsSource): readonly CachedGeofence[] {
+    return this.linked(deviceId, device).list;
+  }
+
+  /** The spatial index of every cached geofence (candidates by box; callers intersect with `linked`). */
+  get index(): GeofenceIndex {
+    return this.snap.index;
+  }
+
+  linked(deviceId: number, device: DeviceSettingsSource): Linked {
     const groupId = device.json.groupId;
     const hit = this.memo.get(deviceId);
-    if (hit && hit.groupId === groupId) return hit.list;
+    if (hit && hit.groupId === groupId) return hit.linked;
     const { geofences, byDevice, byGroup, groupParent } = this.snap;
-    const ids = new Set<number>(byDevice.get(deviceId) ?? []);
+    const own = byDevice.get(deviceId);
+    // Devices without links of their own share their group's set (one per group, not per device:
+    // 2,000 devices × 10,000 zones would otherwise be 20 million set entries).
+    const shared = own ? undefined : this.groupMemo.get(groupId);
+    if (shared) {
+      this.memo.set(deviceId, { groupId, linked: shared });
+      return shared;
+    }
+    const ids = new Set<number>(own ?? []);
     const seen = new Set<number>();
     for (let g = groupId; g && !seen.has(g); g = groupParent.get(g) ?? null) {
       seen.add(g);
@@ -190,20 +200,23 @@ export class GeofenceCache {
       const g = geofences.get(id);
       if (g) list.push(g);
     }
-    const kept = list.length > 0 ? list.sort((a, b) => a.id - b.id) : EMPTY;
-    this.memo.set(deviceId, { groupId, list: kept });
-    return kept;
+    const linked: Linked = list.length > 0 ? { list: list.sort((a, b) => a.id - b.id), ids: new Set(list.map((g) => g.id)) } : { list: EMPTY, ids: NO_IDS };
+    this.memo.set(deviceId, { groupId, linked });
+    if (!own) this.groupMemo.set(groupId, linked);
+    return linked;
   }
 
-  /** Ids of the device's geofences containing the position (ascending), or null for none. */
+  /** Ids of the device's geofences containing the position (ascending), or null for none (Traccar's plain test). */
   containing(deviceId: number, device: DeviceSettingsSource, position: PositionDraft): number[] | null {
-    const list = this.forDevice(deviceId, device);
-    if (list.length === 0) return null;
+    const { ids: linked } = this.linked(deviceId, device);
+    if (linked.size === 0) return null;
     let ids: number[] | null = null;
-    for (const g of list) {
+    for (const id of this.snap.index.candidates(position.latitude, position.longitude)) {
+      if (!linked.has(id)) continue;
+      const g = this.snap.geofences.get(id)!;
       if (geofenceContains(g, position.latitude, position.longitude, position.altitude)) (ids ??= []).push(g.id);
     }
-    return ids;
+    return ids && ids.sort((a, b) => a - b);
   }
 
   private async read() {

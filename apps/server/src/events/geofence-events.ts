@@ -29,3 +29,19 @@ export function geofenceEvents(
     if (!before.includes(id) && allowed(id)) out.push(positionEvent('geofenceEnter', position, {}, id));
   }
 }
+
+/**
+ * A zone crossed between two fixes that neither lies in (geofence-tracker.ts): geofenceEnter
+ * then geofenceExit at the current position, so the geofence report pairs them and a
+ * notification on either fires. Same gates as above (known geofence, calendar).
+ */
+export function geofencePassEvents(
+  out: EventDraft[], position: PositionDraft, crossed: readonly number[],
+  geofence: (id: number) => GeofenceInfo | undefined, inCalendar: CalendarCheck,
+): void {
+  for (const id of crossed) {
+    const g = geofence(id);
+    if (!g || (g.calendarId !== 0 && !inCalendar(g.calendarId, position.fixTime))) continue;
+    out.push(positionEvent('geofenceEnter', position, {}, id), positionEvent('geofenceExit', position, {}, id));
+  }
+}
