@@ -69,6 +69,25 @@ export const PERMISSION_BITS = {
 
 export type PermissionName = keyof typeof PERMISSION_BITS;
 
+/**
+ * The area bit of what an `/api/permissions` link connects, by the link's second (property)
+ * key: linking a geofence needs the geofences area, and so on. The server enforces it on the
+ * link routes; the client offers a link shortcut only when it passes.
+ */
+export const LINKED_AREA_BITS: Readonly<Record<string, number>> = {
+  deviceId: PERMISSION_BITS.devices,
+  linkedDeviceId: PERMISSION_BITS.devices,
+  groupId: PERMISSION_BITS.groups,
+  managedUserId: PERMISSION_BITS.users,
+  geofenceId: PERMISSION_BITS.geofences,
+  commandId: PERMISSION_BITS.commands,
+  notificationId: PERMISSION_BITS.notifications,
+  calendarId: PERMISSION_BITS.calendars,
+  driverId: PERMISSION_BITS.drivers,
+  maintenanceId: PERMISSION_BITS.maintenance,
+  attributeId: PERMISSION_BITS.computedAttributes,
+};
+
 const HEX = /^[0-9a-fA-F]{32}$/;
 
 /** 32 hex characters → 128 flags; index 0 is the most significant bit of the first character. */

@@ -12,7 +12,7 @@
 // read and change (its name, e-mail and phone need bit 0, self-edit). Routes not in the table
 // are not gated by bits. A refusal is a 400 with a text, like every other access refusal.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hasPermission, PERMISSION_BITS as B, type PermissionServer, type PermissionSubject } from '@rastro/domain/permissions';
+import { hasPermission, LINKED_AREA_BITS, PERMISSION_BITS as B, type PermissionServer, type PermissionSubject } from '@rastro/domain/permissions';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../users/user-json.ts';
 import type { ServerRow } from '../server-info/server-repo.ts';
@@ -145,20 +145,6 @@ async function commandBits(req: GuardRequest, ctx: AppContext): Promise<readonly
   return [B.devices, B.devicesCommand];
 }
 
-/** The area bit of each object kind /api/permissions links (link-kinds.ts names). */
-const KIND_AREAS: Record<string, number> = {
-  device: B.devices,
-  group: B.groups,
-  user: B.users,
-  geofence: B.geofences,
-  command: B.commands,
-  notification: B.notifications,
-  calendar: B.calendars,
-  driver: B.drivers,
-  maintenance: B.maintenance,
-  computedAttribute: B.computedAttributes,
-};
-
 /** A link needs the area of what is linked, and editing users when it is linked to a user. */
 function linkBits(req: GuardRequest): readonly number[] | null {
   const first = Array.isArray(req.body) ? req.body[0] : req.body;
@@ -167,7 +153,7 @@ function linkBits(req: GuardRequest): readonly number[] | null {
   if (ownerKey === undefined || propertyKey === undefined) return null;
   const kind = findLinkKind(ownerKey, propertyKey);
   if (!kind) return null;
-  const area = KIND_AREAS[kind.property];
+  const area = LINKED_AREA_BITS[kind.propertyKey];
   const needed = area === undefined ? [] : [area];
   if (kind.owner === 'user') needed.push(B.users, B.usersEdit);
   return needed;

@@ -6,21 +6,15 @@
 import { Suspense, useState } from 'react';
 import { Button, Menu } from '@mantine/core';
 import type { Device } from '@rastro/domain/entities';
-import { hasPermission, PERMISSION_BITS } from '@rastro/domain/permissions';
+import { hasPermission } from '@rastro/domain/permissions';
 import { useTexts } from '../../i18n/texts.ts';
 import { useTranslation } from '../../i18n/use-translation.ts';
 import { useSession } from '../../app/session-store.ts';
 import { RelatedPicker } from '../../ui/collection/related-picker.tsx';
-import type { LinkedType } from '../../ui/collection/link-kinds.ts';
+import { linkedAreaBit, type LinkedType } from '../../ui/collection/link-kinds.ts';
 
-export const DEVICE_LINKS: ReadonlyArray<{ type: LinkedType; bit: number }> = [
-  { type: 'geofences', bit: PERMISSION_BITS.geofences },
-  { type: 'notifications', bit: PERMISSION_BITS.notifications },
-  { type: 'drivers', bit: PERMISSION_BITS.drivers },
-  { type: 'attributes', bit: PERMISSION_BITS.computedAttributes },
-  { type: 'commands', bit: PERMISSION_BITS.commands },
-  { type: 'maintenance', bit: PERMISSION_BITS.maintenance },
-];
+/** The types a device links to, in menu order (each under its area bit too). */
+export const DEVICE_LINKS: readonly LinkedType[] = ['geofences', 'notifications', 'drivers', 'attributes', 'commands', 'maintenance'];
 
 function LinksMenu({ device }: { device: Pick<Device, 'id' | 'name'> }) {
   useTexts('users');
@@ -30,7 +24,7 @@ function LinksMenu({ device }: { device: Pick<Device, 'id' | 'name'> }) {
   const [type, setType] = useState<LinkedType | null>(null);
   if (!user || !info) return null;
   const server = { plus: info.plus, attributes: info.server.attributes };
-  const types = DEVICE_LINKS.filter((l) => hasPermission(user, server, l.bit)).map((l) => l.type);
+  const types = DEVICE_LINKS.filter((type) => hasPermission(user, server, linkedAreaBit(type)));
   if (types.length === 0) return null;
   return (
     <>

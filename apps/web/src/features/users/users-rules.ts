@@ -4,25 +4,16 @@
 import type { User } from '@rastro/domain/entities';
 import { canManageUsers } from '@rastro/domain/menus';
 import { hasPermission, isSharedUser, PERMISSION_BITS, type PermissionServer } from '@rastro/domain/permissions';
-import type { LinkedType } from '../../ui/collection/link-kinds.ts';
+import { linkedAreaBit, type LinkedType } from '../../ui/collection/link-kinds.ts';
 
 /** The server flags that make every non-administrator read-only (Traccar refuses their writes). */
 export interface ServerFlags extends PermissionServer {
   readonly?: boolean;
 }
 
-/** The linking shortcuts, in menu order, each with the area bit it needs besides "edit users". */
-export const USER_LINKS: ReadonlyArray<{ type: LinkedType; bit: number }> = [
-  { type: 'devices', bit: PERMISSION_BITS.devices },
-  { type: 'groups', bit: PERMISSION_BITS.groups },
-  { type: 'geofences', bit: PERMISSION_BITS.geofences },
-  { type: 'notifications', bit: PERMISSION_BITS.notifications },
-  { type: 'calendars', bit: PERMISSION_BITS.calendars },
-  { type: 'attributes', bit: PERMISSION_BITS.computedAttributes },
-  { type: 'drivers', bit: PERMISSION_BITS.drivers },
-  { type: 'commands', bit: PERMISSION_BITS.commands },
-  { type: 'maintenance', bit: PERMISSION_BITS.maintenance },
-  { type: 'users', bit: PERMISSION_BITS.users },
+/** The linking shortcuts, in menu order; each needs "edit users" and the area of what it links. */
+export const USER_LINKS: readonly LinkedType[] = [
+  'devices', 'groups', 'geofences', 'notifications', 'calendars', 'attributes', 'drivers', 'commands', 'maintenance', 'users',
 ];
 
 export interface UsersAbilities {
@@ -48,7 +39,7 @@ export function usersAbilities(me: User, server: ServerFlags): UsersAbilities {
     edit,
     remove: writes && can(PERMISSION_BITS.usersDelete),
     logs: list && me.administrator && server.plus,
-    links: edit ? USER_LINKS.filter((l) => can(l.bit)).map((l) => l.type) : [],
+    links: edit ? USER_LINKS.filter((type) => can(linkedAreaBit(type))) : [],
   };
 }
 

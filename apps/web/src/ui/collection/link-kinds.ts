@@ -1,5 +1,7 @@
 // Which /api/permissions key links an object of each collection to its owner (tarkan-reference
 // §3.13.19): `{<ownerKey>: ownerId, <propertyKey>: objectId}`.
+import { LINKED_AREA_BITS } from '@rastro/domain/permissions';
+
 export type OwnerKey = 'userId' | 'deviceId' | 'groupId';
 
 export const LINKED_TYPES = {
@@ -16,6 +18,9 @@ export const LINKED_TYPES = {
 } as const;
 
 export type LinkedType = keyof typeof LINKED_TYPES;
+
+/** The advanced-permission area a link of this type needs (the server checks the same table). */
+export const linkedAreaBit = (type: LinkedType): number => LINKED_AREA_BITS[LINKED_TYPES[type]]!;
 
 export interface Owner {
   key: OwnerKey;
