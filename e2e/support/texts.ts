@@ -24,3 +24,10 @@ export function fill(text: string | undefined, values: Record<string, string | n
   if (text === undefined) throw new Error('missing text');
   return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key] ?? ''));
 }
+
+/** A nested text of a locale (pt-BR unless given), filled: t('users.linksOf', { name }). */
+export function t(key: string, values?: Record<string, string | number>, texts: Messages = pt): string {
+  const text = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], texts);
+  if (typeof text !== 'string') throw new Error(`missing text ${key}`);
+  return values ? fill(text, values) : text;
+}

@@ -29,3 +29,8 @@ export async function spaNavigate(page: Page, path: string) {
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
 }
+
+/** Dialogs and menus fade in: look (and check colours) once every transition has finished. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().length === 0);
+}

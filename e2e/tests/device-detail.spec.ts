@@ -9,20 +9,8 @@ import { expectAccessible } from '../support/axe.ts';
 import { ADMIN_PASSWORD } from '../support/env.ts';
 import { osmandReport } from '../support/osmand.ts';
 import { shot } from '../support/shots.ts';
-import { fill, pt } from '../support/texts.ts';
-import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
-
-/** A nested text of the pt-BR locale, e.g. t('device.actions.lock'). */
-function t(key: string, values?: Record<string, string | number>): string {
-  const text = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], pt);
-  if (typeof text !== 'string') throw new Error(`missing text ${key}`);
-  return values ? fill(text, values) : text;
-}
-
-/** Dialogs fade in: check colours once every transition has finished. */
-async function settled(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().length === 0);
-}
+import { pt, t } from '../support/texts.ts';
+import { expectNoHorizontalScroll, settled, signIn } from '../support/ui.ts';
 
 let admin: Api;
 test.beforeAll(async () => {

@@ -8,18 +8,8 @@ import { expectAccessible } from '../support/axe.ts';
 import { ADMIN_PASSWORD } from '../support/env.ts';
 import { osmandReport } from '../support/osmand.ts';
 import { shot } from '../support/shots.ts';
-import { fill, pt } from '../support/texts.ts';
-import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
-
-function t(key: string, values?: Record<string, string | number>): string {
-  const text = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], pt);
-  if (typeof text !== 'string') throw new Error(`missing text ${key}`);
-  return values ? fill(text, values) : text;
-}
-
-async function settled(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().length === 0);
-}
+import { pt, t } from '../support/texts.ts';
+import { expectNoHorizontalScroll, settled, signIn } from '../support/ui.ts';
 
 declare global {
   interface Window {

@@ -10,14 +10,8 @@ import { Api } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
 import { ADMIN_PASSWORD, env } from '../support/env.ts';
 import { shot } from '../support/shots.ts';
-import { fill, pt } from '../support/texts.ts';
+import { pt, t } from '../support/texts.ts';
 import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
-
-function t(key: string, values?: Record<string, string | number>): string {
-  const text = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], pt);
-  if (typeof text !== 'string') throw new Error(`missing text ${key}`);
-  return values ? fill(text, values) : text;
-}
 
 let admin: Api;
 test.beforeAll(async () => {

@@ -11,24 +11,14 @@ import { expectAccessible } from '../support/axe.ts';
 import { ADMIN_PASSWORD } from '../support/env.ts';
 import { waitForMail } from '../support/mail.ts';
 import { shot } from '../support/shots.ts';
-import { en, fill, pt } from '../support/texts.ts';
-import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
+import { en, pt, t } from '../support/texts.ts';
+import { expectNoHorizontalScroll, settled, signIn } from '../support/ui.ts';
 
-type Texts = typeof pt;
-/** A nested text of a locale, e.g. t('userEditor.tabs.account'). */
-function t(key: string, values?: Record<string, string | number>, texts: Texts = pt): string {
-  const text = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], texts);
-  if (typeof text !== 'string') throw new Error(`missing text ${key}`);
-  return values ? fill(text, values) : text;
-}
+
 const f = (name: string) => t(`userEditor.fields.${name}`);
 const b = (name: string) => t(`userEditor.billing.${name}`);
 
-async function settled(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().length === 0);
-}
-
-async function openUserMenuEntry(page: Page, entry: string, texts: Texts = pt) {
+async function openUserMenuEntry(page: Page, entry: string, texts: typeof pt = pt) {
   await page.getByTestId('user-menu-button').click();
   await page.getByTestId('user-menu').getByRole('menuitem', { name: t(`menu.user.${entry}`, undefined, texts) }).click();
 }

@@ -11,20 +11,8 @@ import { Api, uniqueSuffix } from '../support/api.ts';
 import { expectAccessible } from '../support/axe.ts';
 import { ADMIN_PASSWORD } from '../support/env.ts';
 import { shot } from '../support/shots.ts';
-import { fill, pt } from '../support/texts.ts';
-import { expectNoHorizontalScroll, signIn } from '../support/ui.ts';
-
-/** A nested text of the pt-BR locale, e.g. t('users.links'). */
-function t(key: string, values?: Record<string, string | number>): string {
-  const text = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], pt);
-  if (typeof text !== 'string') throw new Error(`missing text ${key}`);
-  return values ? fill(text, values) : text;
-}
-
-/** Dialogs and menus fade in: look (and check colours) once every transition has finished. */
-async function settled(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().length === 0);
-}
+import { t } from '../support/texts.ts';
+import { expectNoHorizontalScroll, settled, signIn } from '../support/ui.ts';
 
 async function openUserMenu(page: Page) {
   await page.getByTestId('user-menu-button').click();
