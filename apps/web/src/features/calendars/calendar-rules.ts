@@ -4,8 +4,9 @@
 // show it exactly (packages/domain calendar-form.ts).
 import type { Calendar, User } from '@rastro/domain/entities';
 import { readCalendarData } from '@rastro/domain/icalendar';
-import { isTimeZone, nextOccurrences, readCalendar, type CalendarForm } from '@rastro/domain/calendar-form';
+import { nextOccurrences, readCalendar, type CalendarForm } from '@rastro/domain/calendar-form';
 import { hasPermission, PERMISSION_BITS, type PermissionServer } from '@rastro/domain/permissions';
+import { zoneOf } from '../history/index.ts';
 
 export interface CalendarAbilities {
   list: boolean;
@@ -28,8 +29,7 @@ export function calendarAbilities(me: User, server: PermissionServer & { readonl
 
 /** The zone new calendars are written in: the user's `timezone`, else the server's, else the browser's. */
 export function calendarZone(user?: Record<string, unknown> | null, server?: Record<string, unknown> | null): string {
-  for (const zone of [user?.timezone, server?.timezone]) if (typeof zone === 'string' && zone && isTimeZone(zone)) return zone;
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zoneOf(user, server) ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 /** A stored calendar as the editor sees it: its form, or null when only its name may change. */

@@ -2,6 +2,8 @@
 // the browser's): the period shortcuts of spec §9 (today, yesterday, last 7/30/90 days, custom),
 // datetime-local values read and written as wall time in that zone, and duration texts.
 
+import { wallAt } from '@rastro/domain/calendar-form';
+
 export const PERIODS = ['today', 'yesterday', 'last7', 'last30', 'last90', 'custom'] as const;
 export type PeriodKey = (typeof PERIODS)[number];
 
@@ -32,24 +34,9 @@ interface Wall {
   second: number;
 }
 
-const partsCache = new Map<string, Intl.DateTimeFormat>();
-function wallFormat(tz: string | undefined): Intl.DateTimeFormat {
-  const key = tz ?? '';
-  let f = partsCache.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-    });
-    partsCache.set(key, f);
-  }
-  return f;
-}
-
-/** The wall-clock reading of an instant in a zone. */
+/** The wall-clock reading of an instant in a zone (the browser's when none is given). */
 export function wallTime(ms: number, tz: string | undefined): Wall {
-  const out: Record<string, number> = {};
-  for (const p of wallFormat(tz).formatToParts(new Date(ms))) if (p.type !== 'literal') out[p.type] = Number(p.value);
-  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour! % 24, minute: out.minute!, second: out.second! };
+  return wallAt(ms, tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
 }
 
 /** Zone offset (ms, local − UTC) at an instant. */
